@@ -15,7 +15,8 @@ import java.util.List;
  * its interval proves it non-negative, only 0.49999997f (1 of the 1,258,291,200 floats in [0, 2^23)) and odd values
  * from 2^23 on round wrong by one: not reported when the interval ends below 2^23 (2^52 in double), a note otherwise.
  * An operand a test limits ({@code (v >= 0) ? (int)(v + 0.5) : (int)(v - 0.5)}) is taken as non-negative, as NL001
- * takes a guarded cast as in range: a note naming the guard.
+ * takes a guarded cast as in range: a note naming the guard. To an unsigned type where NL001 reports the negative
+ * value at its level, the negative case is NL001's finding: a note that states only the non-negative half-way cases.
  */
 @AutoService(CudaCheck.class)
 public final class AddHalfRounding implements CudaCheck {
@@ -74,6 +75,32 @@ public final class AddHalfRounding implements CudaCheck {
                         RuleCatalog.get().rule(ruleId()).message("cuda-guarded", "expr", expr, "guard", guard),
                         Confidence.HIGH,
                         Impact.bounded("taken as non-negative, limited by " + guard));
+                continue;
+            }
+            if (UnguardedUnsignedCast.negativeHazard(c)) {
+                // to an unsigned type NL001 reports the negative value at its level (-69.235 wraps on x86): saying
+                // again that negative values round toward zero adds nothing; what is left to this rule is the
+                // non-negative half-way cases, a note (session 30, issue #26: 12 such warnings doubled NL001 errors)
+                String note = RuleCatalog.get()
+                        .rule(ruleId())
+                        .message(
+                                "cuda-unsigned",
+                                "expr",
+                                expr,
+                                "to",
+                                c.to(),
+                                "example",
+                                dbl ? "0.49999999999999994" : "0.49999997f",
+                                "limit",
+                                dbl ? "2^52" : "2^23");
+                // proven: the PTX layer's add-0.5-then-cvt of the same line confirms it, never raises it
+                out.reportProven(
+                        ruleId(),
+                        facts.function,
+                        c.site(),
+                        note,
+                        Confidence.HIGH,
+                        Impact.bounded("negative values are NL001's; off by one at odd values and at 0.49999997"));
                 continue;
             }
             String msg = RuleCatalog.get().rule(ruleId()).message("cuda-negative", "expr", expr, "to", c.to());

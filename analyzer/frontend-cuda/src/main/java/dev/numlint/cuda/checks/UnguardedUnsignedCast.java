@@ -68,20 +68,37 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             }
             boolean nonNegative = c.nonNegative() || c.lo() > -1;
             // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: a note for a cast
+            // the sign from the stores of the file (a field every store writes non-negative): the message says where
+            String evidence = nonNegative ? facts.storedEvidence(c.site()) : null;
             if (nonNegative && c.bytes() >= 4) {
                 if (c.explicit()) {
-                    String msg = RuleCatalog.get()
-                            .rule("NL001")
-                            .message(
-                                    "cuda-non-negative",
-                                    "expr",
-                                    expr,
-                                    "from",
-                                    c.from(),
-                                    "to",
-                                    c.to(),
-                                    "max",
-                                    bound(max));
+                    String msg = evidence != null
+                            ? RuleCatalog.get()
+                                    .rule("NL001")
+                                    .message(
+                                            "cuda-stored",
+                                            "expr",
+                                            expr,
+                                            "from",
+                                            c.from(),
+                                            "to",
+                                            c.to(),
+                                            "evidence",
+                                            evidence,
+                                            "max",
+                                            bound(max))
+                            : RuleCatalog.get()
+                                    .rule("NL001")
+                                    .message(
+                                            "cuda-non-negative",
+                                            "expr",
+                                            expr,
+                                            "from",
+                                            c.from(),
+                                            "to",
+                                            c.to(),
+                                            "max",
+                                            bound(max));
                     out.report(
                             "NL001",
                             facts.function,
@@ -101,7 +118,9 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 msg = RuleCatalog.get()
                         .rule("NL001")
                         .message(
-                                "cuda-cast-above-wraps",
+                                evidence != null ? "cuda-stored-above-wraps" : "cuda-cast-above-wraps",
+                                "evidence",
+                                evidence,
                                 "expr",
                                 expr,
                                 "from",
@@ -210,6 +229,18 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 .round(new java.math.MathContext(4))
                 .stripTrailingZeros()
                 .toPlainString();
+    }
+
+    /**
+     * Whether this rule reports {@code c} at its level for a negative value ({@code cuda-cast}): an unsigned target,
+     * floating data, not a constant in range, not guarded, not proven in range, not proven above -1. NL013 leaves
+     * the negative case of such a conversion to this rule.
+     */
+    static boolean negativeHazard(FunctionFacts.Conversion c) {
+        if (!c.unsigned() || c.unseen() != null) return false;
+        double max = Math.pow(2, c.bytes() * 8.0) - 1;
+        if (c.floatData() && c.within(0, max)) return false;
+        return unguarded(c, max + 1, 0) && !c.nonNegative() && !(c.lo() > -1);
     }
 
     /** Whether the conversion can go out of range: not a constant in range, not guarded, from floating data. */

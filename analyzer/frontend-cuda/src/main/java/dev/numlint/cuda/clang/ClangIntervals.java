@@ -79,6 +79,8 @@ final class ClangIntervals {
             case CXCursor_BinaryOperator -> {
                 if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
+                double[] mod = floorMod(n);
+                if (mod != null) return mod;
                 double[] a = eval(n.children.get(0), fn, depth - 1);
                 double[] b = eval(n.children.get(1), fn, depth - 1);
                 return ValueBounds.arith(n.spelling.charAt(0), a, b, integral(n.canonKind));
@@ -98,9 +100,24 @@ final class ClangIntervals {
                 return x == null ? byType(n) : x;
             }
             case CXCursor_DeclRefExpr -> {
-                double[] local = reachingDefinition(n, fn, depth);
-                if (local == null) local = parameter(n, fn);
+                double[] local = fn == null ? null : reachingDefinition(n, fn, depth);
+                if (local == null && fn != null) local = parameter(n, fn);
+                if (local == null) local = stored(n);
                 return local != null ? local : byType(n);
+            }
+            case CXCursor_MemberRefExpr -> {
+                double[] x = stored(n);
+                return x != null ? x : byType(n);
+            }
+            case CXCursor_ArraySubscriptExpr -> {
+                // an element of a field or static global array: what every store of the file to its elements wrote
+                ClangNode base = n.children.isEmpty() ? null : strip(n.children.get(0));
+                while (base != null && base.kind == CXCursor_ArraySubscriptExpr && !base.children.isEmpty())
+                    base = strip(base.children.get(0));
+                boolean array = base != null
+                        && (base.canonKind == CXType_ConstantArray || base.canonKind == CXType_IncompleteArray);
+                double[] x = array ? stored(base) : null;
+                return x != null ? x : byType(n);
             }
             default -> {
                 return byType(n);
@@ -124,6 +141,46 @@ final class ClangIntervals {
             if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (writes(x) || aliases(x))) changed[0] = true;
         });
         return changed[0] ? null : callSites.param(fn, index);
+    }
+
+    /**
+     * The interval every store of this file to the field or static global {@code ref} names proves ({@link
+     * ClangStores}), or null.
+     */
+    private double[] stored(ClangNode ref) {
+        ClangStores.Stored s = unit.stores(ref);
+        return s == null ? null : new double[] {s.lo(), s.hi()};
+    }
+
+    /**
+     * {@code x - floor(x / c) * c} or {@code x - c * floor(x / c)} with the same {@code x} (by its text) and a
+     * constant {@code c > 0}: x modulo c, in [0, c] (c itself when x / c rounds just below a whole number; a residue
+     * of rounding below 0 is above -1 and truncates to 0). Null for any other difference.
+     */
+    private double[] floorMod(ClangNode minus) {
+        if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
+        String x = squash(unit.text(minus.children.get(0)));
+        ClangNode prod = strip(minus.children.get(1));
+        if (prod == null
+                || prod.kind != CXCursor_BinaryOperator
+                || !prod.spelling.equals("*")
+                || prod.children.size() != 2) return null;
+        for (int i = 0; i < 2; i++) {
+            Double c = ClangSyntax.folded(prod.children.get(1 - i));
+            ClangNode call = strip(prod.children.get(i));
+            if (c == null || !(c > 0) || call == null || call.kind != CXCursor_CallExpr) continue;
+            String name = callee(call);
+            if (!name.equals("floor") && !name.equals("floorf") && !name.equals("std::floor")) continue;
+            List<ClangNode> args = arguments(call);
+            ClangNode q = args.size() == 1 ? strip(args.get(0)) : null;
+            if (q == null || q.kind != CXCursor_BinaryOperator || !q.spelling.equals("/") || q.children.size() != 2)
+                continue;
+            Double d = ClangSyntax.folded(q.children.get(1));
+            if (d == null || d.doubleValue() != c.doubleValue()) continue;
+            if (!squash(unit.text(q.children.get(0))).equals(x)) continue;
+            return new double[] {0, c};
+        }
+        return null;
     }
 
     /** The interval of an integer conversion of a value in {@code x}: truncated toward zero. */

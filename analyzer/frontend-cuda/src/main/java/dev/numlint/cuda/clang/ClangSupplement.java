@@ -428,7 +428,7 @@ public final class ClangSupplement {
      * conversion (the same line and column, floating data to an unsigned or narrow type): Clang's guards follow
      * the control flow (a branch of an if / else-if chain that does not leave, a write in an else branch or to the
      * tested variable, a member or element tested through the same expression) where the hand-written facts match
-     * text. The hand-written interval stays: a conversion proven in range by it is decided by its interval.
+     * text. The interval is the intersection of both (Clang's knows x - floor(x/c)*c and the stores of the file).
      */
     private void guardsFromClang(FunctionFacts facts) {
         Map<String, ClangUnit.Conversion> clang = null;
@@ -443,9 +443,18 @@ public final class ClangSupplement {
             }
             ClangUnit.Conversion k = clang.get(c.site().line() + ":" + c.site().column());
             if (k == null) continue;
-            boolean guarded = k.guarded() && !scaledPast(k, unit.interval(k.operand(), k.in()));
+            double[] range = unit.interval(k.operand(), k.in());
+            boolean guarded = k.guarded() && !scaledPast(k, range);
+            // Clang's interval where it knows more (x - floor(x/c)*c, a field every store of the file writes
+            // non-negative): both are sound, their intersection is (session 30)
+            double lo = Math.max(c.lo(), range[0]), hi = Math.min(c.hi(), range[1]);
+            boolean narrower = c.unsigned() && lo <= hi && (lo > c.lo() && c.lo() < 0 || hi < c.hi());
+            if (narrower && !c.nonNegative() && c.lo() < 0 && lo >= 0) {
+                String evidence = unit.storedEvidence(k.operand());
+                if (evidence != null) facts.storedValues.add(new FunctionFacts.StoredValue(c.site(), evidence));
+            }
             // both guarded: Clang's guard replaces the hand-written one where it says which sides clamps bound
-            if (guarded == c.guarded() && !(guarded && ClangGuards.namesSides(k.guard()))) continue;
+            if (!narrower && guarded == c.guarded() && !(guarded && ClangGuards.namesSides(k.guard()))) continue;
             it.set(new FunctionFacts.Conversion(
                     c.site(),
                     c.how(),
@@ -457,9 +466,9 @@ public final class ClangSupplement {
                     c.constant(),
                     guarded,
                     c.floatData(),
-                    c.nonNegative(),
-                    c.lo(),
-                    c.hi(),
+                    c.nonNegative() || narrower && lo >= 0,
+                    narrower ? lo : c.lo(),
+                    narrower ? hi : c.hi(),
                     c.explicit(),
                     guarded ? k.guard() : null));
         }
@@ -506,6 +515,9 @@ public final class ClangSupplement {
             // the operand's interval by its construction (ClangIntervals), as the hand-written facts carry it
             double[] range = unit.interval(c.operand(), c.in());
             boolean guarded = c.guarded() && !scaledPast(c, range);
+            String evidence = range[0] >= 0 ? unit.storedEvidence(c.operand()) : null;
+            if (evidence != null)
+                facts(out, c.in()).storedValues.add(new FunctionFacts.StoredValue(site(c.node(), c.in()), evidence));
             facts(out, c.in())
                     .conversions
                     .add(new FunctionFacts.Conversion(

@@ -682,6 +682,21 @@ public final class ClangUnit {
         return longDoubles.get();
     }
 
+    private final ClangStores stores = new ClangStores(this);
+
+    /**
+     * What every store of this file to the field or static global {@code ref} reads proves ({@link ClangStores}),
+     * computed once per field or global; null when unknown.
+     */
+    ClangStores.Stored stores(ClangNode ref) {
+        return stores.of(ref);
+    }
+
+    /** {@link ClangStores#evidence}: the non-negative stores {@code operand} reads, for a message, or null. */
+    String storedEvidence(ClangNode operand) {
+        return stores.evidence(operand);
+    }
+
     /** The interval the construction of {@code n} proves for its value ({@link ClangIntervals}). */
     double[] interval(ClangNode n, Function fn) {
         return intervals.of(n, fn);

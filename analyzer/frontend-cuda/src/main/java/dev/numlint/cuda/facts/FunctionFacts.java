@@ -21,6 +21,7 @@ public final class FunctionFacts {
     public final List<LongDouble> longDoubles = new ArrayList<>();
     public final List<TensorMath> tensorMath = new ArrayList<>();
     public final List<WidenedLiteral> widenedLiterals = new ArrayList<>();
+    public final List<StoredValue> storedValues = new ArrayList<>();
 
     public FunctionFacts(String function) {
         this.function = function;
@@ -114,6 +115,21 @@ public final class FunctionFacts {
             if (Double.isInfinite(lo) || Double.isInfinite(hi) || Double.isNaN(lo) || Double.isNaN(hi)) return false;
             return lo - Math.abs(lo) * 0x1p-20 > min - 1 && hi + Math.abs(hi) * 0x1p-20 < max + 1;
         }
+    }
+
+    /**
+     * Where the sign of a conversion's operand comes from the stores of the file (a field or static global every store
+     * of this file writes non-negative, read back here), for the message.
+     *
+     * @param conversion the conversion's site
+     * @param evidence   the fields or globals and the lines of their stores: "'snr' (lines 120, 340)"
+     */
+    public record StoredValue(Site conversion, String evidence) {}
+
+    /** The evidence of the stores for the conversion at {@code site}, or null. */
+    public String storedEvidence(Site site) {
+        for (StoredValue v : storedValues) if (v.conversion().equals(site)) return v.evidence();
+        return null;
     }
 
     /**
