@@ -44,7 +44,7 @@ public final class ClangSupplement {
     private int resetsApplied;
 
     /** Tensor-core math on float data ({@link ClangTensorMath}), computed on first request. */
-    private final ClangUnit.Memo<List<ClangTensorMath.TensorMath>> tensorMath;
+    private final ClangMemo<List<ClangTensorMath.TensorMath>> tensorMath;
 
     /** Tests against 0 whose outcome a contraction's rounding cannot change ({@link ClangSignClasses}). */
     private final ClangSignClasses signClasses;
@@ -52,7 +52,7 @@ public final class ClangSupplement {
     public ClangSupplement(ClangUnit unit) {
         this.unit = unit;
         this.signClasses = new ClangSignClasses(unit, unit.signs());
-        this.tensorMath = new ClangUnit.Memo<>(new ClangTensorMath(unit)::compute);
+        this.tensorMath = new ClangMemo<>(new ClangTensorMath(unit)::compute);
     }
 
     public ClangUnit unit() {

@@ -271,12 +271,12 @@ public final class ClangUnit {
 
     // ------------------------------------------------------------------ named analyses, cached
 
-    private final Memo<List<Function>> functions = new Memo<>(this::computeFunctions);
-    private final Memo<List<Conversion>> conversions = new Memo<>(this::computeConversions);
-    private final Memo<List<Atomic>> atomics = new Memo<>(this::computeAtomics);
-    private final Memo<List<Call>> intrinsics = new Memo<>(this::computeIntrinsics);
-    private final Memo<List<ClangNode>> divisions = new Memo<>(this::computeDivisions);
-    private final Memo<List<Loop>> loops = new Memo<>(this::computeLoops);
+    private final ClangMemo<List<Function>> functions = new ClangMemo<>(this::computeFunctions);
+    private final ClangMemo<List<Conversion>> conversions = new ClangMemo<>(this::computeConversions);
+    private final ClangMemo<List<Atomic>> atomics = new ClangMemo<>(this::computeAtomics);
+    private final ClangMemo<List<Call>> intrinsics = new ClangMemo<>(this::computeIntrinsics);
+    private final ClangMemo<List<ClangNode>> divisions = new ClangMemo<>(this::computeDivisions);
+    private final ClangMemo<List<Loop>> loops = new ClangMemo<>(this::computeLoops);
 
     /** The size of the file's text in bytes (0 when not kept). */
     public int textBytes() {
@@ -299,27 +299,6 @@ public final class ClangUnit {
             if (before != null) v = before;
         }
         return (T) v;
-    }
-
-    /** A value computed once, on first request (thread-safe). */
-    static final class Memo<T> {
-        private final Supplier<T> f;
-        private volatile T v;
-
-        Memo(Supplier<T> f) {
-            this.f = f;
-        }
-
-        T get() {
-            T x = v;
-            if (x == null) {
-                synchronized (this) {
-                    if (v == null) v = f.get();
-                    x = v;
-                }
-            }
-            return x;
-        }
     }
 
     /**
@@ -669,13 +648,14 @@ public final class ClangUnit {
 
     private final ClangSites sites = new ClangSites(this);
     private final ClangUses uses = new ClangUses(this);
-    private final Memo<List<ClangSites.Sum>> sums = new Memo<>(sites::sums);
-    private final Memo<List<ClangSites.Promotion>> promotions = new Memo<>(sites::promotions);
-    private final Memo<List<ClangSites.Contraction>> contractions = new Memo<>(sites::contractions);
-    private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
-    private final Memo<List<ClangSites.WidenedLiteral>> widenedLiterals = new Memo<>(sites::widenedLiterals);
+    private final ClangMemo<List<ClangSites.Sum>> sums = new ClangMemo<>(sites::sums);
+    private final ClangMemo<List<ClangSites.Promotion>> promotions = new ClangMemo<>(sites::promotions);
+    private final ClangMemo<List<ClangSites.Contraction>> contractions = new ClangMemo<>(sites::contractions);
+    private final ClangMemo<List<ClangSites.MathCall>> mathCalls = new ClangMemo<>(sites::mathCalls);
+    private final ClangMemo<List<ClangSites.WidenedLiteral>> widenedLiterals = new ClangMemo<>(sites::widenedLiterals);
     final ClangIntervals intervals = new ClangIntervals(this);
-    private final Memo<List<ClangLongDoubles.LongDouble>> longDoubles = new Memo<>(new ClangLongDoubles(this)::compute);
+    private final ClangMemo<List<ClangLongDoubles.LongDouble>> longDoubles =
+            new ClangMemo<>(new ClangLongDoubles(this)::compute);
 
     /** The long double declarations and casts of the functions ({@link ClangLongDoubles}). */
     List<ClangLongDoubles.LongDouble> longDoubles() {
