@@ -193,6 +193,7 @@ public final class ClangUnit {
     public Map<String, Integer> undefinedTypes() {
         Map<String, Integer> out = new java.util.TreeMap<>();
         for (Map.Entry<String, List<Integer>> e : unknownTypes.entrySet()) {
+            if (e.getKey().startsWith(ClangDiagnostics.UNDECLARED)) continue;
             java.util.Set<Object> places = new java.util.HashSet<>();
             for (int line : e.getValue()) {
                 Function in = null;
@@ -206,6 +207,18 @@ public final class ClangUnit {
             }
             out.put(e.getKey(), places.size());
         }
+        return out;
+    }
+
+    /**
+     * The identifiers Clang found undeclared in this file ({@code undeclared}), or the type names it did not know, each
+     * with its lines.
+     */
+    public Map<String, List<Integer>> diagnosed(boolean undeclared) {
+        Map<String, List<Integer>> out = new java.util.TreeMap<>();
+        unknownTypes.forEach((k, v) -> {
+            if (k.startsWith(ClangDiagnostics.UNDECLARED) == undeclared) out.put(undeclared ? k.substring(1) : k, v);
+        });
         return out;
     }
 
@@ -273,6 +286,8 @@ public final class ClangUnit {
     private final Memo<List<Function>> functions = new Memo<>(this::computeFunctions);
     private final Memo<List<Conversion>> conversions = new Memo<>(this::computeConversions);
     private final Memo<List<Atomic>> atomics = new Memo<>(this::computeAtomics);
+    private final Memo<List<ClangAtomicCalls.AtomicCall>> atomicCalls =
+            new Memo<>(() -> ClangAtomicCalls.compute(this));
     private final Memo<List<Call>> intrinsics = new Memo<>(this::computeIntrinsics);
     private final Memo<List<ClangNode>> divisions = new Memo<>(this::computeDivisions);
     private final Memo<List<Loop>> loops = new Memo<>(this::computeLoops);
@@ -406,6 +421,11 @@ public final class ClangUnit {
 
     public List<Atomic> atomics() {
         return atomics.get();
+    }
+
+    /** Every atomic read-modify-write of a value, with what Clang knows of its type ({@link ClangAtomicCalls}). */
+    public List<ClangAtomicCalls.AtomicCall> atomicCalls() {
+        return atomicCalls.get();
     }
 
     public List<Call> intrinsics() {
