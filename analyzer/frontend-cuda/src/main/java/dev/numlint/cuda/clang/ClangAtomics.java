@@ -143,11 +143,16 @@ final class ClangAtomics {
         return found[0];
     }
 
-    /** The floating type of the value {@code v} ("float", "double"), or null when it is not known to be floating. */
+    /**
+     * The floating type of the value {@code v} ("float", "double"), or null when it is not known to be floating or is
+     * a constant.
+     */
     private static String floatingValue(ClangNode v) {
         ClangNode s = strip(v);
         ClangNode n = v.canonKind != CXType_Invalid && v.canonKind != CXType_Unexposed ? v : s;
         if (n == null || !floating(n.canonKind) || n.canon == null) return null;
+        // a constant's type is the literal's (1.0 is a double whatever it is added to): it decides nothing
+        if (v.value != null || n.value != null) return null;
         return n.canon.replace("const ", "").replace("volatile ", "").trim();
     }
 
