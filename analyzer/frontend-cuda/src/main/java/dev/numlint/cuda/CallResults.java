@@ -247,8 +247,18 @@ final class CallResults {
                 return;
             }
         }
+        // a struct (a user's vec3): a call of the project's own overload, whose adds Clang reads in its body
+        // (ClangAtomics)
+        if (elem.kind == CType.Kind.STRUCT) return;
         boolean fp = elem.isFloating() || (elem.kind == CType.Kind.VECTOR && elem.elem.isFloating());
         Double addend = args.size() > 1 ? args.get(1).cval : null;
-        b.facts.atomics.add(new FunctionFacts.Atomic(b.site(c), elem.toString(), fp, inferred, addend));
+        // a typedef of a floating type (Scalar) is named by what it is: a double sum is a note (FloatAtomic)
+        String type = elem.kind == CType.Kind.FLOAT
+                ? "float"
+                : elem.kind == CType.Kind.DOUBLE
+                        ? "double"
+                        : elem.kind == CType.Kind.LONG_DOUBLE ? "long double" : null;
+        b.facts.atomics.add(
+                new FunctionFacts.Atomic(b.site(c), type == null ? elem.toString() : type, fp, inferred, addend));
     }
 }

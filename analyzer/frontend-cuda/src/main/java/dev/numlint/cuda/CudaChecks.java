@@ -24,6 +24,8 @@ final class CudaChecks {
      */
     static void run(FunctionFacts facts, Reporter rep, ClangSupplement clang) {
         if (clang != null) clang.amend(facts);
+        for (FunctionFacts.Atomic a : facts.atomics)
+            rep.atomicLines.add(a.site().line());
         for (CudaCheck c : CHECKS) {
             if (rep.enabled(c.ruleId())) c.check(facts, rep);
         }

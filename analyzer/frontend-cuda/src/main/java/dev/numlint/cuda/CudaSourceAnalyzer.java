@@ -649,6 +649,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 dev.numlint.model.WorkBudget.stop();
             }
             if (clang != null) clangSupplements.supplement(clang, rel, rep, held, sink, run.clang.alone());
+            // the atomics no fact judged (a grep finds them): one note names why (AtomicRecall)
+            Notification unjudged = clang == null || clang.notCompiled() != null
+                    ? null
+                    : AtomicRecall.notice(rel, toks, rep.atomicLines, clang.unit());
+            if (unjudged != null) sink.notify(unjudged);
             rep.counts.forEach((k, v) ->
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
         }

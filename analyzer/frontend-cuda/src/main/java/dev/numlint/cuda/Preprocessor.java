@@ -23,7 +23,10 @@ final class Preprocessor {
     record Macro(String name, List<String> params, boolean variadic, List<PToken> body) {}
 
     interface IncludeHandler {
-        /** Called for an active {@code #include "name"} at {@code line}. */
+        /**
+         * Called for an active {@code #include "name"} at {@code line}, and for an {@code #include <dir/name>} of a
+         * path, with its brackets ({@code "<dir/name>"}).
+         */
         void include(String name, int line);
     }
 
@@ -313,6 +316,12 @@ final class Preprocessor {
                 if (active && rest.startsWith("\"")) {
                     int end = rest.indexOf('"', 1);
                     if (end > 1 && includes != null) includes.include(rest.substring(1, end), line);
+                } else if (active && rest.startsWith("<")) {
+                    // an angle include of a path (<lib/types.h>): the handler reads it when the scanned tree holds it
+                    // (a JIT kernel header's own library headers); "<name>" tells it from a quoted include
+                    int end = rest.indexOf('>', 1);
+                    if (end > 1 && includes != null && rest.substring(1, end).contains("/"))
+                        includes.include(rest.substring(0, end + 1), line);
                 }
                 break;
             default:

@@ -79,12 +79,16 @@ final class ProjectHeaders {
             Preprocessor.Dialect dialect,
             FindingSink sink,
             Set<Path> reads) {
+        // an angle include of a path (<lib/types.h>): the -I directories, then the one file of the tree by that path;
+        // a header outside the tree is the toolkit's or another package's, not read and not noted (Clang reads it)
+        boolean angle = name.startsWith("<") && name.endsWith(">");
+        if (angle) name = name.substring(1, name.length() - 1);
         Path found = null;
         String refused = null;
         List<Path> candidates = new ArrayList<>();
         try {
             Path dir = from.toAbsolutePath().getParent();
-            if (dir != null) candidates.add(dir.resolve(name));
+            if (dir != null && !angle) candidates.add(dir.resolve(name));
             for (Path d : dirs) candidates.add(d.resolve(name));
         } catch (RuntimeException badPath) {
             return null;
@@ -105,6 +109,7 @@ final class ProjectHeaders {
             }
             break;
         }
+        if (refused != null && angle) return null;
         if (refused != null) {
             String key = from.toAbsolutePath().normalize() + ":" + line + ":" + name;
             if (run.refusedIncludes.add(key)) {
@@ -132,7 +137,8 @@ final class ProjectHeaders {
                                 line,
                                 Level.NOTE,
                                 "include-by-name",
-                                "#include \"" + name + "\" read from " + run.ctx.relativize(real)
+                                "#include " + (angle ? "<" + name + ">" : "\"" + name + "\"") + " read from "
+                                        + run.ctx.relativize(real)
                                         + ", the only file of that name: no include directory of the build holds it"),
                         from);
             }

@@ -39,6 +39,8 @@ final class Reporter implements CudaReport {
     String activeError;
 
     final java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+    /** The lines of the atomics the facts judged (floating, of unknown type or integral): {@link AtomicRecall}. */
+    final Set<Integer> atomicLines = new HashSet<>();
     /** The consequences without a decision that checks wrote for a site, in the order they stated them. */
     private final java.util.Map<Site, List<String>> undecided = new java.util.IdentityHashMap<>();
     /** The loop-carried sum a check stated for a site ({@link CudaReport#sum}), for the finding it reports next. */

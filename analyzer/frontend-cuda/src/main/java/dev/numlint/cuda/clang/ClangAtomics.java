@@ -22,6 +22,7 @@ final class ClangAtomics {
     /** The floating atomic adds of {@code unit}, in source order. */
     static List<Atomic> compute(ClangUnit unit) {
         List<Atomic> out = new ArrayList<>();
+        List<Atomic> overloadCalls = new ArrayList<>();
         unit.eachInFunctions((fn, n) -> {
             if (n.kind != CXCursor_CallExpr && !(n.kind == CXCursor_UnexposedExpr && !n.children.isEmpty())) return;
             if (n.kind == CXCursor_UnexposedExpr) return; // dependent calls show as CallExpr too
@@ -62,8 +63,13 @@ final class ClangAtomics {
                         viaTemplate = true;
                     } else if (ClangTemplates.instantiatedWith(fn, param, false) == null) {
                         // no instantiation in view decides the type (its users are elsewhere): an add of unknown type,
-                        // order-dependent if floating (the hand-written CallResults' unknown atomic)
-                        out.add(new Atomic(n, name, written(fn, param, param), false, true, null, fn));
+                        // order-dependent if floating (the hand-written CallResults' unknown atomic); a floating
+                        // value added (view.stresses[i].xx += s[i], View's members unknown) is that type's sum
+                        String added = floatingValue(args.get(1));
+                        out.add(
+                                added != null
+                                        ? new Atomic(n, name, added, true, true, null, fn)
+                                        : new Atomic(n, name, written(fn, param, param), false, true, null, fn));
                         return;
                     }
                 }
@@ -79,11 +85,41 @@ final class ClangAtomics {
                     viaTemplate = true;
                 }
             }
+            if (!fp && (kind == CXType_Invalid || kind == CXType_Dependent) && floatingValue(args.get(1)) != null) {
+                // the pointer's type is not known (a member of a dependent object), the value's is floating
+                type = floatingValue(args.get(1));
+                fp = true;
+                viaTemplate = true;
+            }
+            if (!fp && kind == CXType_Record && n.refUsr != null) {
+                // a call of the project's own overload (atomicAdd(float3 *, float3)): judged below by its body's adds
+                overloadCalls.add(new Atomic(n, name, type == null ? "" : type, false, false, null, fn));
+                return;
+            }
             if (!fp) return;
             ClangNode addend = args.get(1);
             Double v = addend.value != null ? addend.value : strip(addend) == null ? null : strip(addend).value;
             out.add(new Atomic(n, name, type == null ? "" : type.replace("const ", ""), true, viaTemplate, v, fn));
         });
+        for (Atomic call : overloadCalls) {
+            // the overload this file defines: its floating adds are this call's, named with the overload's line
+            for (Atomic a : List.copyOf(out)) {
+                Function callee = a.in();
+                if (!a.floating() || !call.node().refUsr.equals(callee.node().usr)) continue;
+                out.add(new Atomic(
+                        call.node(),
+                        call.name(),
+                        a.type() + " (the overload at line " + callee.line() + " adds its parts)",
+                        true,
+                        a.viaTemplate(),
+                        null,
+                        call.in()));
+                break;
+            }
+        }
+        if (!overloadCalls.isEmpty())
+            out.sort(java.util.Comparator.comparingInt((Atomic a) -> a.node().line)
+                    .thenComparingInt(a -> a.node().column));
         return List.copyOf(out);
     }
 
@@ -105,6 +141,19 @@ final class ClangAtomics {
             found[0] = ClangUnit.templateParam(n.children.get(n.children.size() - 1));
         });
         return found[0];
+    }
+
+    /**
+     * The floating type of the value {@code v} ("float", "double"), or null when it is not known to be floating or is
+     * a constant.
+     */
+    private static String floatingValue(ClangNode v) {
+        ClangNode s = strip(v);
+        ClangNode n = v.canonKind != CXType_Invalid && v.canonKind != CXType_Unexposed ? v : s;
+        if (n == null || !floating(n.canonKind) || n.canon == null) return null;
+        // a constant's type is the literal's (1.0 is a double whatever it is added to): it decides nothing
+        if (v.value != null || n.value != null) return null;
+        return n.canon.replace("const ", "").replace("volatile ", "").trim();
     }
 
     /** The written name of the template parameter {@code param} ("type-parameter-0-K") of {@code fn}, or {@code or}. */

@@ -26,6 +26,17 @@ final class ClangDiagnostics {
     private static final java.util.regex.Pattern UNKNOWN_TYPE = java.util.regex.Pattern.compile(
             "^(?:unknown type name|no template named) '([A-Za-z_][A-Za-z0-9_:]{0,127})'");
 
+    /**
+     * The errors that name an identifier no declaration in view declares ("use of undeclared identifier 'NCOMP'": a
+     * macro the host defines when it compiles the file at run time): kept with the unknown types, under
+     * {@link #UNDECLARED} and the name, for the atomics' recall notice ({@link ClangUnit#undeclared()}).
+     */
+    private static final java.util.regex.Pattern UNDECLARED_NAME =
+            java.util.regex.Pattern.compile("^use of undeclared identifier '([A-Za-z_][A-Za-z0-9_]{0,127})'");
+
+    /** The prefix of an undeclared identifier among the unknown type names (no type name begins with it). */
+    static final String UNDECLARED = "#";
+
     /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
     private static final int MAX_UNKNOWN_TYPES = 256;
 
@@ -77,10 +88,16 @@ final class ClangDiagnostics {
     private static void unknownType(CXDiagnostic d, Map<String, List<Integer>> unknown, CXFile target) {
         CXSourceLocation loc = clang_getDiagnosticLocation(d);
         if (!inUnit(loc, target)) return;
-        java.util.regex.Matcher m =
-                UNKNOWN_TYPE.matcher(clang_getDiagnosticSpelling(d).getString());
-        if (!m.find()) return;
-        String name = m.group(1);
+        String text = clang_getDiagnosticSpelling(d).getString();
+        java.util.regex.Matcher m = UNKNOWN_TYPE.matcher(text);
+        String name;
+        if (m.find()) {
+            name = m.group(1);
+        } else {
+            m = UNDECLARED_NAME.matcher(text);
+            if (!m.find()) return;
+            name = UNDECLARED + m.group(1);
+        }
         if (!unknown.containsKey(name) && unknown.size() >= MAX_UNKNOWN_TYPES) return;
         IntPointer line = new IntPointer(1);
         try {

@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -194,6 +193,7 @@ public final class ClangUnit {
     public Map<String, Integer> undefinedTypes() {
         Map<String, Integer> out = new java.util.TreeMap<>();
         for (Map.Entry<String, List<Integer>> e : unknownTypes.entrySet()) {
+            if (e.getKey().startsWith(ClangDiagnostics.UNDECLARED)) continue;
             java.util.Set<Object> places = new java.util.HashSet<>();
             for (int line : e.getValue()) {
                 Function in = null;
@@ -207,6 +207,18 @@ public final class ClangUnit {
             }
             out.put(e.getKey(), places.size());
         }
+        return out;
+    }
+
+    /**
+     * The identifiers Clang found undeclared in this file ({@code undeclared}), or the type names it did not know, each
+     * with its lines.
+     */
+    public Map<String, List<Integer>> diagnosed(boolean undeclared) {
+        Map<String, List<Integer>> out = new java.util.TreeMap<>();
+        unknownTypes.forEach((k, v) -> {
+            if (k.startsWith(ClangDiagnostics.UNDECLARED) == undeclared) out.put(undeclared ? k.substring(1) : k, v);
+        });
         return out;
     }
 
@@ -274,6 +286,8 @@ public final class ClangUnit {
     private final ClangMemo<List<Function>> functions = new ClangMemo<>(this::computeFunctions);
     private final ClangMemo<List<Conversion>> conversions = new ClangMemo<>(this::computeConversions);
     private final ClangMemo<List<Atomic>> atomics = new ClangMemo<>(this::computeAtomics);
+    private final ClangMemo<List<ClangAtomicCalls.AtomicCall>> atomicCalls =
+            new ClangMemo<>(() -> ClangAtomicCalls.compute(this));
     private final ClangMemo<List<Call>> intrinsics = new ClangMemo<>(this::computeIntrinsics);
     private final ClangMemo<List<ClangNode>> divisions = new ClangMemo<>(this::computeDivisions);
     private final ClangMemo<List<Loop>> loops = new ClangMemo<>(this::computeLoops);
@@ -283,22 +297,11 @@ public final class ClangUnit {
         return text == null ? 0 : text.length;
     }
 
-    private final Map<List<Object>, Object> perFunction = new ConcurrentHashMap<>();
+    private final ClangMemo.PerFunction perFunction = new ClangMemo.PerFunction();
 
-    /**
-     * One function's analysis named {@code analysis}, computed once on first request (thread-safe): what a fact asks
-     * of the whole function at each of its sites is computed once per function, not once per site.
-     */
-    @SuppressWarnings("unchecked")
+    /** One function's analysis named {@code analysis}, computed once per function ({@link ClangMemo.PerFunction}). */
     <T> T perFunction(String analysis, ClangNode fn, Supplier<T> compute) {
-        List<Object> key = List.of(analysis, fn);
-        Object v = perFunction.get(key);
-        if (v == null) {
-            v = compute.get();
-            Object before = perFunction.putIfAbsent(key, v);
-            if (before != null) v = before;
-        }
-        return (T) v;
+        return perFunction.get(analysis, fn, compute);
     }
 
     /**
@@ -409,6 +412,11 @@ public final class ClangUnit {
 
     public List<Atomic> atomics() {
         return atomics.get();
+    }
+
+    /** Every atomic read-modify-write of a value, with what Clang knows of its type ({@link ClangAtomicCalls}). */
+    public List<ClangAtomicCalls.AtomicCall> atomicCalls() {
+        return atomicCalls.get();
     }
 
     public List<Call> intrinsics() {

@@ -1,0 +1,103 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import dev.numlint.cuda.clang.ClangUnit.Function;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Every atomic read-modify-write of a value ({@code atomicAdd}, {@code atomicSub}, {@code atomicExch} and their
+ * {@code _block}/{@code _system} forms) in a unit's functions, with what Clang knows of its operand
+ * ({@link ClangUnit#atomicCalls()}): whether it is integral (an integer pointee, or an integer constant added to an
+ * operand of unknown type, a counter), the pointee's type, and the template parameters of a template no
+ * instantiation in view decides. The atomics' recall notice reads it for the sites no NL009 finding covers.
+ */
+public final class ClangAtomicCalls {
+    private ClangAtomicCalls() {}
+
+    /**
+     * One atomic call.
+     *
+     * @param line      its line
+     * @param name      the atomic's name
+     * @param integral  its operand is an integer (the pointee), or it adds an integer constant to an operand of a type
+     *                  not known (a counter): no floating sum to judge
+     * @param pointee   the pointee's type as Clang gives it, or null
+     * @param record    the pointee is a struct (float3, a user's vector): a call of an overload
+     * @param unresolved the type parameters of the template it is in when no instantiation in view decides them
+     */
+    public record AtomicCall(
+            int line, String name, boolean integral, String pointee, boolean record, List<String> unresolved) {}
+
+    /** The read-modify-write atomics of a value whose type could be floating. */
+    public static final Set<String> NAMES = Set.of(
+            "atomicAdd",
+            "atomicAdd_block",
+            "atomicAdd_system",
+            "atomicSub",
+            "atomicSub_block",
+            "atomicSub_system",
+            "atomicExch",
+            "atomicExch_block",
+            "atomicExch_system",
+            "unsafeAtomicAdd",
+            "safeAtomicAdd");
+
+    static List<AtomicCall> compute(ClangUnit unit) {
+        List<AtomicCall> out = new ArrayList<>();
+        unit.eachInFunctions((fn, n) -> {
+            if (n.kind != CXCursor_CallExpr) return;
+            String name = callee(n);
+            if (!NAMES.contains(name)) return;
+            List<ClangNode> args = arguments(n);
+            if (args.size() < 2) return;
+            ClangNode ptr = args.get(0);
+            ClangNode sp = strip(ptr);
+            String type = ptr.pointee != null ? ptr.pointee : sp == null ? null : sp.pointee;
+            int kind = ptr.pointee != null ? ptr.pointeeKind : sp == null ? 0 : sp.pointeeKind;
+            ClangNode value = args.get(1);
+            ClangNode sv = strip(value);
+            boolean counter = isIntegerConstant(value) || sv != null && isIntegerConstant(sv);
+            boolean integral = integral(kind)
+                    || unsignedKind(kind)
+                    || (kind == CXType_Invalid || kind == CXType_Unexposed || kind == CXType_Dependent) && counter;
+            // a call of an overload this file defines: its body's adds are judged there and at this call (ClangAtomics)
+            boolean record = kind == CXType_Record || kind == CXType_Elaborated;
+            if (record && n.refUsr != null) {
+                for (Function f : unit.functions()) if (n.refUsr.equals(f.node().usr)) integral = true;
+            }
+            out.add(new AtomicCall(
+                    n.line,
+                    name,
+                    integral,
+                    type == null ? null : type.replace("const ", ""),
+                    record,
+                    unresolvedParameters(fn)));
+        });
+        return List.copyOf(out);
+    }
+
+    /** An integer literal, or a constant of an integer type ({@code 1}, {@code -1}, {@code 1u}). */
+    private static boolean isIntegerConstant(ClangNode v) {
+        if (v.kind == CXCursor_IntegerLiteral) return true;
+        if (v.kind == CXCursor_UnaryOperator && v.children.size() == 1) {
+            ClangNode c = strip(v.children.get(0));
+            return c != null && c.kind == CXCursor_IntegerLiteral;
+        }
+        return false;
+    }
+
+    /** The written names of {@code fn}'s template type parameters when no instantiation in view decides them. */
+    private static List<String> unresolvedParameters(Function fn) {
+        if (!fn.template() || !fn.instantiations().isEmpty()) return List.of();
+        List<String> names = new ArrayList<>();
+        for (ClangNode c : fn.node().children) {
+            if (c.kind == CXCursor_TemplateTypeParameter && c.spelling != null && !c.spelling.isEmpty())
+                names.add(c.spelling);
+        }
+        return names;
+    }
+}
