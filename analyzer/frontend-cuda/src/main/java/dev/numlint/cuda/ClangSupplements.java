@@ -329,17 +329,7 @@ final class ClangSupplements {
             }
         }
         if (!rec.isEmpty() && !alone) {
-
-            StringBuilder names = new StringBuilder();
-            for (int i = 0; i < Math.min(5, rec.size()); i++) {
-                names.append(i == 0 ? "" : ", ")
-                        .append('\'')
-                        .append(rec.get(i).name())
-                        .append("' (line ")
-                        .append(rec.get(i).line())
-                        .append(')');
-            }
-            if (rec.size() > 5) names.append(" and ").append(rec.size() - 5).append(" more");
+            String names = firstNames(rec);
             sink.notify(new Notification(
                     rel,
                     rec.get(0).line(),
@@ -352,13 +342,8 @@ final class ClangSupplements {
         }
     }
 
-    /**
-     * The notice of a file whose Clang facts ran out of their budget: the functions only Clang read are not analyzed
-     * (named); the hand-written parser's own notices are passed on as they are, as no Clang fact answers them.
-     */
-    private static void overBudget(
-            List<ClangUnit.Function> rec, long budgetMs, String rel, HeldNotices held, FindingSink sink) {
-        held.held.forEach(sink::notify);
+    /** "'a' (line 3), 'b' (line 9)": the first five functions named, then how many more. */
+    private static String firstNames(List<ClangUnit.Function> rec) {
         StringBuilder names = new StringBuilder();
         for (int i = 0; i < Math.min(5, rec.size()); i++) {
             names.append(i == 0 ? "" : ", ")
@@ -369,6 +354,17 @@ final class ClangSupplements {
                     .append(')');
         }
         if (rec.size() > 5) names.append(" and ").append(rec.size() - 5).append(" more");
+        return names.toString();
+    }
+
+    /**
+     * The notice of a file whose Clang facts ran out of their budget: the functions only Clang read are not analyzed
+     * (named); the hand-written parser's own notices are passed on as they are, as no Clang fact answers them.
+     */
+    private static void overBudget(
+            List<ClangUnit.Function> rec, long budgetMs, String rel, HeldNotices held, FindingSink sink) {
+        held.held.forEach(sink::notify);
+        String names = firstNames(rec);
         sink.notify(new Notification(
                 rel,
                 rec.isEmpty() ? 1 : rec.get(0).line(),
