@@ -287,6 +287,49 @@ class CudaSourceAnalyzerTest {
         assertThat(f.related()).extracting(r -> r.location().shortText()).contains("Makefile:3");
     }
 
+    /**
+     * An index's guard {@code k < 0 || k >= n} on a {@code size_t} k: {@code k < 0} is always false, so it is not the
+     * test one ulp can flip (session 30's evaluation, defect 1): by the default run, the hand-written front end alone and
+     * Clang's facts alone.
+     */
+    @Test
+    void anUnsignedTestedAgainstZeroIsNotTheTestAnUlpFlips(@TempDir Path dir) throws Exception {
+        java.nio.file.Files.writeString(
+                dir.resolve("cells.c"),
+                String.join(
+                        "\n",
+                        "#include <stddef.h>",
+                        "extern int nx;",
+                        "extern double x0, dx, table[];",
+                        "double cell_value(double x)",
+                        "{",
+                        "    double u = (x * 2.5 - x0) / dx;",
+                        "    size_t k = (size_t)u;",
+                        "    double w = u - k;",
+                        "    if (k < 0 || k >= nx - 1) return 0.0;",
+                        "    return table[k] * (1.0 - w) + table[k + 1] * w;",
+                        "}",
+                        ""));
+        for (String frontend : List.of("auto", "legacy", "clang-alone")) {
+            BuildContext bc = BuildContext.defaults().hostArch("haswell");
+            if (frontend.equals("clang-alone")) System.setProperty("numlint.clang.alone", "true");
+            TestScanContext ctx;
+            try {
+                ctx = new TestScanContext(dir)
+                        .projectContext(bc)
+                        .setting("frontend", frontend.equals("legacy") ? "legacy" : "auto")
+                        .run(new CudaSourceAnalyzer());
+            } finally {
+                System.clearProperty("numlint.clang.alone");
+            }
+            Finding f = ctx.findings().stream()
+                    .filter(x -> x.ruleId().equals("NL003") && x.location().startLine() == 6)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(f.message()).as(frontend).doesNotContain("k<0").doesNotContain("k < 0");
+        }
+    }
+
     @Test
     void messagesNameExpressionAndConsequence() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());

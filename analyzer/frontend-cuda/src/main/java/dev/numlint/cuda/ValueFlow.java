@@ -291,6 +291,8 @@ final class ValueFlow {
                 // == or != against a sentinel (FLT_MAX, -INFINITY, HUGE_VAL: what a running min/max starts from): a
                 // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
                 if (p instanceof EqExprContext && sentinel((EqExprContext) p, cur)) return;
+                // an unsigned value tested against 0 by < or >= (jj < 0 of a size_t): constant, decides nothing
+                if (p instanceof RelExprContext r && ConstantComparisons.unsignedAgainstZero(r, memo)) return;
                 // a sum of squares, only copied, tested against 0: fused or not, the test cannot flip (SquareSums)
                 if (direct && component == null && SquareSums.testsZero(tracing, comparedConstant(p, cur))) {
                     droppedFixedSign = true;

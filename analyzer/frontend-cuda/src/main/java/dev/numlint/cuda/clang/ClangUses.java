@@ -164,6 +164,8 @@ final class ClangUses {
                 // == or != against a sentinel (FLT_MAX, -INFINITY, HUGE_VAL: what a running min/max starts from): a
                 // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
                 if ((p.spelling.equals("==") || p.spelling.equals("!=")) && sentinel(p, c)) return;
+                // an unsigned value tested against 0 by < or >= (jj < 0 of a size_t): constant, decides nothing
+                if (unsignedAgainstZero(p)) return;
                 // a running max/min or a clamp (if (v > m) m = v; m = v < m ? v : m; v > 0 ? v : 0): the comparison
                 // only
                 // picks between the values it compares, so a flip moves the result by no more than they differ there
@@ -460,6 +462,27 @@ final class ClangUses {
             reached.put(key, known);
         }
         out.addAll(known);
+    }
+
+    /** Whether {@code p} compares an unsigned integer with the constant 0 by {@code <} or {@code >=} (either side). */
+    private static boolean unsignedAgainstZero(ClangNode p) {
+        if (p.children.size() != 2) return false;
+        ClangNode a = p.children.get(0), b = p.children.get(1);
+        return switch (p.spelling) {
+            case "<", ">=" -> unsignedValue(a) && isZero(b);
+            case ">", "<=" -> isZero(a) && unsignedValue(b);
+            default -> false;
+        };
+    }
+
+    private static boolean unsignedValue(ClangNode n) {
+        ClangNode s = strip(n);
+        return s != null && integral(s.canonKind) && unsignedKind(s.canonKind) && constant(s) == null;
+    }
+
+    private static boolean isZero(ClangNode n) {
+        Double v = constant(n);
+        return v != null && v == 0;
     }
 
     /** A definition whose reads were followed, and the depth left when they were. */
