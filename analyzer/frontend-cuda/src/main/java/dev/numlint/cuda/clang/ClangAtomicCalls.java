@@ -55,9 +55,8 @@ public final class ClangAtomicCalls {
             List<ClangNode> args = arguments(n);
             if (args.size() < 2) return;
             ClangNode ptr = args.get(0);
-            ClangNode sp = strip(ptr);
-            String type = ptr.pointee != null ? ptr.pointee : sp == null ? null : sp.pointee;
-            int kind = ptr.pointee != null ? ptr.pointeeKind : sp == null ? 0 : sp.pointeeKind;
+            String type = pointee(ptr);
+            int kind = pointeeKind(ptr);
             ClangNode value = args.get(1);
             ClangNode sv = strip(value);
             boolean counter = isIntegerConstant(value) || sv != null && isIntegerConstant(sv);

@@ -31,9 +31,8 @@ final class ClangAtomics {
             List<ClangNode> args = arguments(n);
             if (args.size() < 2) return;
             ClangNode ptr = args.get(0);
-            ClangNode sp = strip(ptr);
-            String type = ptr.pointee != null ? ptr.pointee : sp == null ? null : sp.pointee;
-            int kind = ptr.pointee != null ? ptr.pointeeKind : sp == null ? 0 : sp.pointeeKind;
+            String type = pointee(ptr);
+            int kind = pointeeKind(ptr);
             boolean viaTemplate = false;
             boolean fp =
                     floating(kind) || type != null && (type.startsWith("__half") || type.startsWith("__nv_bfloat"));
@@ -78,7 +77,8 @@ final class ClangAtomics {
             if (!fp && fn.template()) {
                 // a pointer to a complex type of a template parameter (cuda_complex<T> *, an alias whose canonical
                 // type stays dependent): its parts are floating whatever the instantiation
-                String written = ptr.type != null && !ptr.type.isEmpty() ? ptr.type : sp == null ? "" : sp.type;
+                String written =
+                        ptr.type != null && !ptr.type.isEmpty() ? ptr.type : strip(ptr) == null ? "" : strip(ptr).type;
                 if (written.matches("(?i).*complex\\s*<[^>]*>\\s*\\*\\s*(const\\s*)?")) {
                     type = "a complex number";
                     fp = true;

@@ -324,6 +324,18 @@ final class ClangSyntax {
     }
 
     /** Whether the reference takes the variable's address or binds a reference or a by-reference argument to it. */
+    /** The type an atomic's pointer argument points to, through parentheses and implicit casts, or null. */
+    static String pointee(ClangNode ptr) {
+        ClangNode s = strip(ptr);
+        return ptr.pointee != null ? ptr.pointee : s == null ? null : s.pointee;
+    }
+
+    /** The kind of {@link #pointee}'s type (0 when unknown). */
+    static int pointeeKind(ClangNode ptr) {
+        ClangNode s = strip(ptr);
+        return ptr.pointee != null ? ptr.pointeeKind : s == null ? 0 : s.pointeeKind;
+    }
+
     static boolean aliases(ClangNode x) {
         ClangNode c = x;
         ClangNode p = x.parent;
