@@ -193,17 +193,16 @@ public final class SerialAccumulation implements PtxCheck {
                 : "an unknown trip count";
         String loop = loopText(facts, l, in);
         // PTX is device code: one thread's loop. A loop stepping by the grid or block size is that thread's share
-        // of a parallel sum, whose order is not a serial CPU loop's; any other loop sums in the order of the serial
-        // loop it ports (as the CUDA source layer judges), unless its value decides
+        // of a parallel sum (about n/threads terms, combined across threads afterwards); any other loop sums in the
+        // order of the serial loop it ports (as the CUDA source layer judges). Either is a note unless its value
+        // decides something
         Consequence c;
         String key;
         if (g.step) {
             c = new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-step"), null);
             key = "ptx-step";
-        } else if (gridStride(facts, l)) {
-            c = new Consequence(Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
-            key = "ptx-acc-grid";
         } else {
+            boolean grid = gridStride(facts, l);
             Consequence use = facts.consequences().of(in);
             boolean decides = use.kind() == Impact.Kind.AMPLIFIED || use.kind() == Impact.Kind.CANCELLATION;
             if (decides
@@ -214,8 +213,15 @@ public final class SerialAccumulation implements PtxCheck {
                 // CUDA source layer rules; a conversion, rounding, index or atomic it reaches still decides
                 decides = false;
             }
-            c = decides ? use : new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-one-thread"), null);
-            key = decides ? "ptx-acc-thread-use" : "ptx-acc-thread";
+            c = decides
+                    ? use
+                    : new Consequence(
+                            Impact.Kind.BOUNDED,
+                            Consequences.phrase(grid ? "ptx-use-grid-share" : "ptx-use-one-thread"),
+                            null);
+            key = grid
+                    ? decides ? "ptx-acc-grid-use" : "ptx-acc-grid"
+                    : decides ? "ptx-acc-thread-use" : "ptx-acc-thread";
         }
         return new PtxHit(
                 ruleId(),

@@ -305,6 +305,15 @@ final class ClangLoops {
             }
             if (carrier != null) recurrent = ClangRecurrences.in(lhs, List.of(acc.children.get(1)), carrier);
         }
+        String partials = null;
+        if (lines.size() == 1) {
+            for (ClangNode l : chain) {
+                if (l.line == lines.get(0)) {
+                    partials = ClangPartialResults.of(unit, l, acc);
+                    break;
+                }
+            }
+        }
         return new Carried(
                 all,
                 lines,
@@ -314,7 +323,8 @@ final class ClangLoops {
                 cleanUp,
                 recurrent,
                 List.copyOf(movingLines),
-                allStrided ? stride : null);
+                allStrided ? stride : null,
+                partials);
     }
 
     /**
@@ -462,7 +472,9 @@ final class ClangLoops {
      * outermost loop that still carries it ({@link ClangRecurrences#in}), else null (not decided here); and the loops
      * whose iterations update distinct elements of an element accumulator ({@link ClangElements}), which carry
      * nothing; and, when every carrying loop moves the element by a stride that may be 0 ({@link
-     * ClangElements#strided}), the condition of a sum over the outermost of them ({@code "C is 0"}), else null.
+     * ClangElements#strided}), the condition of a sum over the outermost of them ({@code "C is 0"}), else null; and,
+     * when the one carrying loop adds one partial result per worker ({@link ClangPartialResults}), what counts them,
+     * else null.
      */
     public record Carried(
             List<Integer> loopLines,
@@ -473,7 +485,8 @@ final class ClangLoops {
             dev.numlint.cuda.facts.CleanUpLoop cleanUp,
             Boolean recurrentWhereCarried,
             List<Integer> moving,
-            String stride) {}
+            String stride,
+            String partials) {}
 
     /**
      * Whether the statement restarts the accumulator on every path through it: a reset itself, a block with a reset

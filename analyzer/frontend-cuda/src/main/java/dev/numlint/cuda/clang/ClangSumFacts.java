@@ -33,6 +33,7 @@ final class ClangSumFacts {
         if (!rewritten && c.tripFrom() != null) site.withTripFrom(c.tripFrom());
         if (!rewritten && c.cleanUp() != null) site.inCleanUpLoop(c.cleanUp());
         if (!rewritten && !perElement && c.stride() != null) site.withStride(c.stride());
+        if (!rewritten && !perElement && c.partials() != null) site.overPartialResults(c.partials());
         f.accumulations.add(new FunctionFacts.Accumulation(
                 site,
                 target,

@@ -232,6 +232,9 @@ public final class ClangSupplement {
                     a.site().withStride(null);
                 }
             }
+            // the one loop that carries the sum adds one partial result per worker (numCores, futures)
+            if (c.partials() != null && c.carrying().size() == 1 && c.carrying().get(0) == a.outerLoopLine())
+                a.site().overPartialResults(c.partials());
             // the one loop that carries the sum (after a reset, the one amend() cites below) is a clean-up loop
             if (c.cleanUp() != null
                     && c.carrying().size() == 1

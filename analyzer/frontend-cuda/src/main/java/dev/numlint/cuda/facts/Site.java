@@ -242,6 +242,24 @@ public final class Site {
         return stride;
     }
 
+    private volatile String partialResults;
+
+    /**
+     * This site, recording that the one loop carrying its sum adds one partial result per thread, core or task (its
+     * bound counts them, {@code numCores}, {@code omp_get_max_threads()}, or it walks the futures of the tasks) and
+     * that every term is such a result ({@code parts[i]}, {@code f.get()}): a short sum of partial sums (a front
+     * end's loop fact, {@code ClangPartialResults}). {@code count} names the bound.
+     */
+    public Site overPartialResults(String count) {
+        this.partialResults = count;
+        return this;
+    }
+
+    /** What counts the partial results the sum adds ({@link #overPartialResults}), or null. */
+    public String partialResults() {
+        return partialResults;
+    }
+
     private volatile CleanUpLoop cleanUp;
 
     /**
