@@ -173,8 +173,25 @@ final class Consequences {
     }
 
     /**
+     * Whether the value is bounded because every comparison that could decide something is a tolerance test ({@link
+     * #toleranceTest}) and no other use amplifies, cancels or passes it to a function. The source proves it from the
+     * code: the PTX layer's "compared in a condition" at that test does not raise it (LayerMerge, property
+     * {@code impactProven}).
+     */
+    static boolean tolerant(Site site) {
+        boolean tolerance = false;
+        for (ValueUse u : site.uses()) {
+            if (toleranceTest(u)) tolerance = true;
+            else if (u.kind().amplifies()
+                    || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
+                    || u.kind() == ValueUse.Kind.CALL) return false;
+        }
+        return tolerance;
+    }
+
+    /**
      * Reports through {@link CudaReport#reportProven} when the impact is proven statistical ({@link #proven}),
-     * through {@link CudaReport#report} otherwise.
+     * continuous, of fixed sign or only tested against a tolerance, through {@link CudaReport#report} otherwise.
      */
     static void report(
             CudaReport out,
@@ -187,7 +204,7 @@ final class Consequences {
             FlagCitation flag) {
         if (impact != null
                 && impact.kind() == Impact.Kind.BOUNDED
-                && (proven(site) || continuous(site) || fixedSign(site))) {
+                && (proven(site) || continuous(site) || fixedSign(site) || tolerant(site))) {
             out.reportProven(rule, function, site, message, confidence, impact, flag);
         } else {
             out.report(rule, function, site, message, confidence, impact, flag);
@@ -204,12 +221,23 @@ final class Consequences {
     private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile(
             "(?<![\\w.])(\\d+\\.?\\d*(?:[eE][-+]?\\d+)?|\\.\\d+(?:[eE][-+]?\\d+)?)[fFlL]?(?![\\w.])");
 
+    /** A name the programmer gave a tolerance: one of its words ({@code _} and camel case) is eps, tol ... */
+    private static final java.util.regex.Pattern TOLERANCE_WORD =
+            java.util.regex.Pattern.compile("(?i)eps|epsilon|tol|toler|tolerance");
+
+    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
+
     /**
-     * A comparison with a small tolerance ({@code err < 1e-5f}, {@code diff > 5e-4}): it is written to absorb
-     * rounding differences, so a one-ulp change does not decide it.
+     * A comparison with a small tolerance ({@code err < 1e-5f}, {@code diff > 5e-4}) or with a value the programmer
+     * named one ({@code r < EPS}, {@code nrm > REAL1_EPSILON}, {@code err <= tol}, {@code d < kTolerance}, {@code
+     * FLT_EPSILON}): it is written to absorb rounding differences, so a one-ulp change does not decide it. A name
+     * counts when one of its words (split at {@code _}, at lower-to-upper case changes and before digits) is
+     * {@code eps}, {@code epsilon}, {@code tol} or {@code tolerance}; {@code total} or {@code stolen} are no such
+     * words.
      */
     static boolean toleranceTest(ValueUse u) {
         if (u.kind() != ValueUse.Kind.COMPARISON) return false;
+        if (u.text() != null && namesTolerance(u.text(), u.via())) return true;
         java.util.regex.Matcher m = NUMBER.matcher(u.text());
         while (m.find()) {
             try {
@@ -217,6 +245,23 @@ final class Consequences {
                 if (v > 0 && v <= 1e-3) return true;
             } catch (NumberFormatException e) {
                 // not a number after all
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code text} holds a name other than {@code value} (the variable the value reaches the test through,
+     * or null) whose words include a tolerance's ({@link #toleranceTest}).
+     */
+    static boolean namesTolerance(String text, String value) {
+        java.util.regex.Matcher m = IDENTIFIER.matcher(text);
+        while (m.find()) {
+            String id = m.group();
+            // the value compared may be called eps itself (a permittivity): only the other side is a tolerance
+            if (id.equals(value)) continue;
+            for (String word : id.split("_|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\\d)|(?<=\\d)(?=[A-Za-z])")) {
+                if (TOLERANCE_WORD.matcher(word).matches()) return true;
             }
         }
         return false;
@@ -275,6 +320,10 @@ final class Consequences {
             if (u.kind() == ValueUse.Kind.ZERO_TERM) return phrase("use-zero-term", "line", u.line());
             if (u.kind() == ValueUse.Kind.END_CLAMP) return phrase("use-end-clamp", "line", u.line());
             if (u.kind() == ValueUse.Kind.AGREEING_SIDES) return phrase("use-agreeing-sides", "line", u.line());
+        }
+        // the comparison that would decide something, had it not been written against a tolerance
+        for (ValueUse u : uses) {
+            if (toleranceTest(u)) return phrase("use-tolerance", "line", u.line());
         }
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());
