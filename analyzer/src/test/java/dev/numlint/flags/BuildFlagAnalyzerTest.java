@@ -98,7 +98,7 @@ class BuildFlagAnalyzerTest {
         Finding fragment = only(ctx, "NL003", 3);
         assertThat(fragment.location().file()).isEqualTo("machines/delta.make");
         assertThat(fragment.level()).isEqualTo(Level.NOTE);
-        assertThat(fragment.message()).contains("conditional; the compile commands match makefile:6");
+        assertThat(fragment.message()).contains("conditional; the build matches makefile:6");
         assertThat(fragment.impact().kind()).isEqualTo(dev.numlint.model.Impact.Kind.BOUNDED);
         assertThat(fragment.impact().consequence())
                 .contains("ifneq (,$(findstring delta,$(HOST)))")
@@ -106,6 +106,38 @@ class BuildFlagAnalyzerTest {
                 .contains("-std=gnu11 (the compile commands have -std=gnu99)");
         assertThat(fragment.related())
                 .anySatisfy(r -> assertThat(r.location().file()).isEqualTo("makefile"));
+    }
+
+    /**
+     * Session 31: a value a later line appends ({@code CFLAGS += -O3}) does not make the commands contradict an
+     * assignment's {@code -O2}: every value a command carries counts, so the conditional assignment stays a finding.
+     */
+    @Test
+    void aValueAppendedLaterDoesNotContradictAConditionalAssignment(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                CFLAGS = -O2 -march=native
+                ifeq ($(shell uname -s),Linux)
+                CFLAGS = -O2 -std=c99 -march=native
+                endif
+                CFLAGS += -O3
+                app: a.c
+                \t$(CC) $(CFLAGS) -c a.c -o a.o
+                """);
+        Files.writeString(dir.resolve("a.c"), "int a(int x) { return x; }\n");
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                """
+                [{"directory": "/w", "file": "/w/a.c",
+                  "arguments": ["cc", "-O2", "-std=c99", "-march=native", "-O3", "-c", "a.c", "-o", "a.o"]}]
+                """);
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(only(ctx, "NL003", 1).level()).isEqualTo(Level.WARNING);
+        Finding conditional = only(ctx, "NL003", 3);
+        assertThat(conditional.level()).isEqualTo(Level.WARNING);
+        assertThat(conditional.message()).contains("only under ifeq");
     }
 
     /** Session 31: the fragment is the only place that can set the flag: kept, and its message says it is conditional. */

@@ -34,11 +34,15 @@ final class BuildDatabase {
     private final int hostEntries;
     /** The hazards of the database by decision, each with its commands (one hazard per command). */
     final Map<String, List<FlagHazard>> groups = new LinkedHashMap<>();
-    /** Each compile command: the flag decisions it carries and the value it gives each single-valued option. */
+    /** Each compile command: the flag decisions it carries and the values it gives each single-valued option. */
     private final List<Command> commands = new ArrayList<>();
 
-    /** A compile command as {@link #contradiction} reads it: decisions, and options by target and name. */
-    private record Command(Set<String> decisions, Map<String, String> options) {}
+    /**
+     * A compile command as {@link #contradiction} reads it: decisions, and the values of options by target and name
+     * (every value written, not only the last: a later {@code -O3} appended to an assignment's {@code -O2} leaves
+     * the assignment's value in the command).
+     */
+    private record Command(Set<String> decisions, Map<String, Set<String>> options) {}
 
     /** Options that take one value, the last one written winning: other values of the same option contradict it. */
     private static final Set<String> SINGLE_VALUED =
@@ -65,10 +69,12 @@ final class BuildDatabase {
     void command(FlagInterpreter.Result r) {
         Set<String> decisions = new HashSet<>();
         for (FlagHazard h : r.hazards) decisions.add(FlagReporter.decision(h));
-        Map<String, String> options = new HashMap<>();
+        Map<String, Set<String>> options = new HashMap<>();
         for (FlagEntry e : r.entries) {
             String[] o = option(e);
-            if (o != null) options.put(e.target() + "\u0000" + o[0], o[1]);
+            if (o != null)
+                options.computeIfAbsent(e.target() + "\u0000" + o[0], k -> new HashSet<>())
+                        .add(o[1]);
         }
         commands.add(new Command(decisions, options));
     }
@@ -87,20 +93,22 @@ final class BuildDatabase {
      * carrying the setting's {@code decision} contradict: none of them gives its option its value, and some give the
      * option another value ({@code -std=gnu11} where the commands have {@code -std=gnu99}). That place is not where
      * the commands' flags come from. Returns the flag and the commands' value, or null when none contradicts.
-     * {@code own} is the setting's own option name, which is left out.
+     * {@code own}, the setting's own flag, is left out with its option.
      */
-    String contradiction(String decision, String own, Collection<FlagEntry> written) {
+    String contradiction(String decision, FlagEntry own, Collection<FlagEntry> written) {
+        String[] self = option(own);
+        String ownOption = self == null ? own.name() : self[0];
         for (FlagEntry w : written) {
             String[] o = option(w);
-            if (o == null || o[0].equals(own)) continue;
+            if (o == null || o[0].equals(ownOption)) continue;
             String key = w.target() + "\u0000" + o[0];
             boolean same = false;
             String other = null;
             for (Command c : commands) {
-                String v = c.decisions.contains(decision) ? c.options.get(key) : null;
-                if (v == null) continue;
-                if (v.equals(o[1])) same = true;
-                else if (other == null) other = v;
+                Set<String> vs = c.decisions.contains(decision) ? c.options.get(key) : null;
+                if (vs == null) continue;
+                if (vs.contains(o[1])) same = true;
+                else if (other == null) other = vs.iterator().next();
             }
             if (!same && other != null) return w.flag() + " (the compile commands have " + value(o[0], other) + ")";
         }

@@ -177,7 +177,7 @@ final class FlagReporter {
                     ? null
                     : database.contradiction(
                             key,
-                            e.name(),
+                            e,
                             written.getOrDefault(line(e.loc()), Map.of()).values());
             if (why == null) kept.add(hs);
             else contradicted.put(hs, why);
