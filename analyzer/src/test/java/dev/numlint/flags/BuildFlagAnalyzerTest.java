@@ -83,6 +83,76 @@ class BuildFlagAnalyzerTest {
         assertThat(ctx.findings()).noneMatch(f -> f.location().file().endsWith("compile_commands.json"));
     }
 
+    /**
+     * Session 31 (evaluation session 30, defect 3): a machine fragment included under a condition on
+     * {@code $(shell hostname)}, whose -std=gnu11 the compile commands contradict (they have the top file's
+     * -std=gnu99), is a note naming the top file's line; the top file's line is the finding.
+     */
+    @Test
+    void aFragmentUnderAnUnevaluableConditionWhoseFlagsTheCommandsContradictIsANoteNamingTheMatchingLine() {
+        TestScanContext ctx = new TestScanContext(FIXTURES.resolve("db-make-host")).run(new BuildFlagAnalyzer());
+        Finding top = only(ctx, "NL003", 6);
+        assertThat(top.location().file()).isEqualTo("makefile");
+        assertThat(top.level()).isEqualTo(Level.WARNING);
+        assertThat(top.message()).contains("in 2 of 2 compile commands").doesNotContain("only under");
+        Finding fragment = only(ctx, "NL003", 3);
+        assertThat(fragment.location().file()).isEqualTo("machines/delta.make");
+        assertThat(fragment.level()).isEqualTo(Level.NOTE);
+        assertThat(fragment.message()).contains("conditional; the build matches makefile:6");
+        assertThat(fragment.impact().kind()).isEqualTo(dev.numlint.model.Impact.Kind.BOUNDED);
+        assertThat(fragment.impact().consequence())
+                .contains("ifneq (,$(findstring delta,$(HOST)))")
+                .contains("which numlint does not evaluate")
+                .contains("-std=gnu11 (the compile commands have -std=gnu99)");
+        assertThat(fragment.related())
+                .anySatisfy(r -> assertThat(r.location().file()).isEqualTo("makefile"));
+    }
+
+    /**
+     * Session 31: a value a later line appends ({@code CFLAGS += -O3}) does not make the commands contradict an
+     * assignment's {@code -O2}: every value a command carries counts, so the conditional assignment stays a finding.
+     */
+    @Test
+    void aValueAppendedLaterDoesNotContradictAConditionalAssignment(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                CFLAGS = -O2 -march=native
+                ifeq ($(shell uname -s),Linux)
+                CFLAGS = -O2 -std=c99 -march=native
+                endif
+                CFLAGS += -O3
+                app: a.c
+                \t$(CC) $(CFLAGS) -c a.c -o a.o
+                """);
+        Files.writeString(dir.resolve("a.c"), "int a(int x) { return x; }\n");
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                """
+                [{"directory": "/w", "file": "/w/a.c",
+                  "arguments": ["cc", "-O2", "-std=c99", "-march=native", "-O3", "-c", "a.c", "-o", "a.o"]}]
+                """);
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(only(ctx, "NL003", 1).level()).isEqualTo(Level.WARNING);
+        Finding conditional = only(ctx, "NL003", 3);
+        assertThat(conditional.level()).isEqualTo(Level.WARNING);
+        assertThat(conditional.message()).contains("only under ifeq");
+    }
+
+    /** Session 31: the fragment is the only place that can set the flag: kept, and its message says it is conditional. */
+    @Test
+    void aFragmentUnderAnUnevaluableConditionThatIsTheOnlySourceIsKeptAndSaysSo() {
+        TestScanContext ctx = new TestScanContext(FIXTURES.resolve("db-make-fragment")).run(new BuildFlagAnalyzer());
+        Finding fragment = only(ctx, "NL003", 3);
+        assertThat(fragment.location().file()).isEqualTo("machines/delta.make");
+        assertThat(fragment.level()).isEqualTo(Level.WARNING);
+        assertThat(fragment.message()).contains("in 2 of 2 compile commands").contains("only under ifneq");
+        assertThat(fragment.impact()).isNull();
+        // the compile commands prove it in this build: the flag's review treats it as unconditional
+        assertThat(fragment.identity().flag().condition()).isNull();
+    }
+
     @Test
     void hostFastMathNamesATestForNaNItMayFold() {
         TestScanContext ctx = new TestScanContext(FIXTURES.resolve("db-make")).run(new BuildFlagAnalyzer());

@@ -1,12 +1,18 @@
 package dev.numlint.flags;
 
+import dev.numlint.flags.checks.FlagEntry;
 import dev.numlint.flags.checks.FlagHazard;
 import dev.numlint.flags.checks.FlagTarget;
 import dev.numlint.model.Location;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -28,6 +34,19 @@ final class BuildDatabase {
     private final int hostEntries;
     /** The hazards of the database by decision, each with its commands (one hazard per command). */
     final Map<String, List<FlagHazard>> groups = new LinkedHashMap<>();
+    /** Each compile command: the flag decisions it carries and the values it gives each single-valued option. */
+    private final List<Command> commands = new ArrayList<>();
+
+    /**
+     * A compile command as {@link #contradiction} reads it: decisions, and the values of options by target and name
+     * (every value written, not only the last: a later {@code -O3} appended to an assignment's {@code -O2} leaves
+     * the assignment's value in the command).
+     */
+    private record Command(Set<String> decisions, Map<String, Set<String>> options) {}
+
+    /** Options that take one value, the last one written winning: other values of the same option contradict it. */
+    private static final Set<String> SINGLE_VALUED =
+            Set.of("std", "march", "mtune", "mcpu", "mfpmath", "ffp-contract", "mprefer-vector-width");
 
     BuildDatabase(String file, int cudaEntries, int hostEntries) {
         this.file = file;
@@ -44,6 +63,60 @@ final class BuildDatabase {
 
     void add(String decision, List<FlagHazard> hs) {
         groups.computeIfAbsent(decision, k -> new ArrayList<>()).addAll(hs);
+    }
+
+    /** Records one compile command of the database, interpreted: its hazards' decisions and its option values. */
+    void command(FlagInterpreter.Result r) {
+        Set<String> decisions = new HashSet<>();
+        for (FlagHazard h : r.hazards) decisions.add(FlagReporter.decision(h));
+        Map<String, Set<String>> options = new HashMap<>();
+        for (FlagEntry e : r.entries) {
+            String[] o = option(e);
+            if (o != null)
+                options.computeIfAbsent(e.target() + "\u0000" + o[0], k -> new HashSet<>())
+                        .add(o[1]);
+        }
+        commands.add(new Command(decisions, options));
+    }
+
+    /** A single-valued option and its value ({@code -std=gnu11}: std, gnu11; {@code -O3}: O, 3), or null. */
+    private static String[] option(FlagEntry e) {
+        String n = e.name();
+        if (n.equals("Ofast") || n.matches("O[0-3sgz]?"))
+            return new String[] {"O", n.length() == 1 ? "1" : n.substring(1)};
+        if (e.value() == null || !SINGLE_VALUED.contains(n)) return null;
+        return new String[] {n, e.value().toLowerCase(Locale.ROOT)};
+    }
+
+    /**
+     * A flag written beside a setting (the other flags of its assignment, {@code written}) that the compile commands
+     * carrying the setting's {@code decision} contradict: none of them gives its option its value, and some give the
+     * option another value ({@code -std=gnu11} where the commands have {@code -std=gnu99}). That place is not where
+     * the commands' flags come from. Returns the flag and the commands' value, or null when none contradicts.
+     * {@code own}, the setting's own flag, is left out with its option.
+     */
+    String contradiction(String decision, FlagEntry own, Collection<FlagEntry> written) {
+        String[] self = option(own);
+        String ownOption = self == null ? own.name() : self[0];
+        for (FlagEntry w : written) {
+            String[] o = option(w);
+            if (o == null || o[0].equals(ownOption)) continue;
+            String key = w.target() + "\u0000" + o[0];
+            boolean same = false;
+            String other = null;
+            for (Command c : commands) {
+                Set<String> vs = c.decisions.contains(decision) ? c.options.get(key) : null;
+                if (vs == null) continue;
+                if (vs.contains(o[1])) same = true;
+                else if (other == null) other = vs.iterator().next();
+            }
+            if (!same && other != null) return w.flag() + " (the compile commands have " + value(o[0], other) + ")";
+        }
+        return null;
+    }
+
+    private static String value(String option, String v) {
+        return option.equals("O") ? "-O" + v : "-" + option + "=" + v;
     }
 
     /** Whether the database has compile commands of the compiler that a flag of {@code target} goes to. */

@@ -263,7 +263,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         makefiles(ctx, sink, makes, rep, model, inTree);
         optionsApplied(sink, model);
         for (Path f : setups) guarded(ctx, sink, f, () -> setupPy(ctx, f, rep, model, inTree));
-        rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
+        rep.report(FlagInterpreter.interpret(dedupe(model.unselected)));
         Map<Path, BuildContext> chosen = ContextChoice.apply(ctx, model);
         rep.flush(chosen, reachable(ctx, model));
     }
@@ -477,7 +477,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         Map<Path, FlagInterpreter.Result> dirResults = new HashMap<>();
         for (Map.Entry<Path, List<FlagTok>> e : dirFlags.entrySet()) {
             FlagInterpreter.Result d = FlagInterpreter.interpret(dedupe(e.getValue()), e.getKey());
-            rep.report(d.hazards);
+            rep.report(d);
             String notDefault = out.notDefaultDirectories.get(e.getKey());
             if (notDefault != null) {
                 d = FlagInterpreter.interpret(dedupe(unconditional(e.getValue(), notDefault)), e.getKey());
@@ -511,7 +511,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             List<FlagTok> all = new ArrayList<>(out.directory);
             all.addAll(e.getValue());
             FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all), dir);
-            rep.report(r.hazards);
+            rep.report(r);
             model.cmake.file(
                     e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host, "CMake source properties (" + rel + cfg + ")");
         }
@@ -613,13 +613,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
         for (MakeResult.Command c : out.commands) {
             FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(c.toks()), dir);
-            rep.report(r.hazards);
+            rep.report(r);
             for (Path p : c.sources()) {
                 model.make.file(p, c.nvcc() || isCuda(p) ? r.cuda : r.host, c.configuration() + " (" + rel + ")");
             }
         }
         FlagInterpreter.Result v = FlagInterpreter.interpret(dedupe(out.variables), dir);
-        rep.report(v.hazards);
+        rep.report(v);
         model.make.dir(
                 dir,
                 v.cuda,
@@ -645,7 +645,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         Path dir = file.getParent();
         for (SetupPyAudit.Ext e : out.extensions) {
             FlagInterpreter.Result r = FlagInterpreter.interpret(e.flags(), dir);
-            rep.report(r.hazards);
+            rep.report(r);
             String origin = "setup.py extension " + (e.name() == null ? "" : e.name() + " ") + "(" + rel + ":"
                     + e.line() + (e.partial() ? "; partly read: computed values are not evaluated" : "") + ")";
             for (String s : e.sources()) {
@@ -679,6 +679,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String n = p.getFileName().toString();
             if (byName.putIfAbsent(n, p) != null) ambiguous.add(n);
         }
+        if (used) rep.database(rel, out.entries);
         // the same flag in many entries is one setting: report it once, with the number of entries
         Map<String, List<FlagHazard>> grouped = new LinkedHashMap<>();
         for (CompileCommandsAudit.Entry e : out.entries) {
@@ -692,6 +693,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
             List<FlagTok> toks = OptionsFiles.expand(ctx, e.toks(), base, rep.sink);
             FlagInterpreter.Result r = FlagInterpreter.interpret(toks, base);
+            if (used) rep.databaseCommand(r);
             for (FlagHazard h : r.hazards) {
                 grouped.computeIfAbsent(
                                 h.ruleId() + "\u0000" + h.entry().flag() + "\u0000"
@@ -712,7 +714,6 @@ public final class BuildFlagAnalyzer implements Analyzer {
                         "compile_commands.json entry (" + rel + ":" + e.line() + ")");
             }
         }
-        if (used) rep.database(rel, out.entries);
         for (List<FlagHazard> hs : grouped.values()) {
             if (used) rep.databaseGroup(hs);
             else rep.reportGroup(hs);

@@ -53,7 +53,7 @@ final class CMakeTargets {
             if (atCall != null) all.addAll(atCall);
             all.addAll(out.targets.getOrDefault(t, List.of()));
             FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe.apply(all), tdir);
-            if (rep != null) rep.report(r.hazards);
+            if (rep != null) rep.report(r);
             String notDefault = out.notDefaultDirectories.get(tdir);
             if (notDefault != null) {
                 r = FlagInterpreter.interpret(dedupe.apply(BuildFlagAnalyzer.unconditional(all, notDefault)), tdir);

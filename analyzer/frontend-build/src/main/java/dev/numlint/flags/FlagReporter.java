@@ -44,8 +44,25 @@ final class FlagReporter {
         this.sink = sink;
     }
 
-    void report(List<FlagHazard> hs) {
-        for (FlagHazard h : hs) reportGroup(List.of(h));
+    /** The interpreted flags of the build files by the line they are written at: an assignment's other flags. */
+    private final Map<String, Map<String, FlagEntry>> written = new HashMap<>();
+
+    /** Collects the hazards of one interpreted scope, and its flags by line (for {@link #unmatched}). */
+    void report(FlagInterpreter.Result r) {
+        for (FlagEntry e : r.entries) {
+            written.computeIfAbsent(line(e.loc()), k -> new LinkedHashMap<>())
+                    .putIfAbsent(e.loc().shortText() + "\u0000" + e.flag(), e);
+        }
+        for (FlagHazard h : r.hazards) reportGroup(List.of(h));
+    }
+
+    /** A place as a message names it: file and line. */
+    private static String at(Location l) {
+        return l.file() + ":" + l.startLine();
+    }
+
+    private static String line(Location l) {
+        return l.file() + "\u0000" + l.startLine();
     }
 
     /** Collects a group of identical settings (compile_commands.json entries); the first is reported. */
@@ -63,6 +80,11 @@ final class FlagReporter {
         int cuda = (int)
                 entries.stream().filter(e -> e.compiler() == FlagTok.Lang.CUDA).count();
         database = new BuildDatabase(file, cuda, entries.size() - cuda);
+    }
+
+    /** One compile command of that database ({@link #database}), interpreted. */
+    void databaseCommand(FlagInterpreter.Result r) {
+        database.command(r);
     }
 
     /** Collects the hazards of one flag in the entries of that database ({@link #database}). */
@@ -100,8 +122,9 @@ final class FlagReporter {
                 if (!database.has(key)) {
                     emit(hs, Inactive.NOT_IN_DATABASE);
                 } else if (cond == null || unknown(cond)) {
+                    // a condition numlint cannot evaluate is kept: the message says the flag is conditional
                     proven.add(key);
-                    active.computeIfAbsent(key, k -> new ArrayList<>()).add(BuildDatabase.unconditional(hs));
+                    active.computeIfAbsent(key, k -> new ArrayList<>()).add(hs);
                 } else {
                     provable.computeIfAbsent(key, k -> new ArrayList<>()).add(hs);
                 }
@@ -124,6 +147,7 @@ final class FlagReporter {
             }
         });
         if (database != null) {
+            active.replaceAll((key, places) -> unmatched(key, places));
             database.groups.forEach((key, hs) -> {
                 if (!proven.contains(key))
                     active.computeIfAbsent(key, k -> new ArrayList<>()).add(hs);
@@ -134,6 +158,34 @@ final class FlagReporter {
                 emit(primaryFirst(group, used, order), null);
             }
         }
+    }
+
+    /**
+     * The places of one decision the compile commands carry, without those written under a condition numlint cannot
+     * evaluate whose other flags the commands contradict ({@link BuildDatabase#contradiction}: the fragment a
+     * {@code ifneq (,$(findstring delta,$(HOST)))} includes sets {@code -std=gnu11}, the commands have
+     * {@code -std=gnu99}), when another place can supply the flag: those become notes naming the place the commands
+     * match. A conditional place that is the only possible source is kept.
+     */
+    private List<List<FlagHazard>> unmatched(String key, List<List<FlagHazard>> places) {
+        List<List<FlagHazard>> kept = new ArrayList<>();
+        Map<List<FlagHazard>, String> contradicted = new LinkedHashMap<>();
+        for (List<FlagHazard> hs : places) {
+            FlagEntry e = hs.get(0).entry();
+            String cond = e.origin().condition();
+            String why = cond == null
+                    ? null
+                    : database.contradiction(
+                            key,
+                            e,
+                            written.getOrDefault(line(e.loc()), Map.of()).values());
+            if (why == null) kept.add(hs);
+            else contradicted.put(hs, why);
+        }
+        if (kept.isEmpty()) return places;
+        Location match = kept.get(0).get(0).entry().loc();
+        contradicted.forEach((hs, why) -> emit(hs, Inactive.UNMATCHED, match, why));
+        return kept;
     }
 
     /** The setting a hazard reports: rule, target and the flag's canonical name and value. */
@@ -204,14 +256,27 @@ final class FlagReporter {
 
     /** Reports the first hazard of a group; the others become related locations. */
     private void emit(List<FlagHazard> hs, Inactive inactive) {
+        emit(hs, inactive, null, null);
+    }
+
+    /**
+     * Reports the first hazard of a group; the others become related locations. {@code match}, {@code why}: for
+     * {@link Inactive#UNMATCHED}, the place the compile commands match instead and the flag that contradicts them.
+     */
+    private void emit(List<FlagHazard> hs, Inactive inactive, Location match, String why) {
         FlagHazard h = hs.get(0);
         FlagEntry e = h.entry();
         FlagTok t = e.origin();
         Condition cond = t.condition() == null ? null : Condition.of(t.condition());
         RuleCatalog cat = RuleCatalog.get();
         String own = h.message();
-        BuildDatabase.Count inDb = database == null || database.isOwn(e.loc()) ? null : database.count(decision(h));
+        BuildDatabase.Count inDb = database == null || database.isOwn(e.loc()) || inactive == Inactive.UNMATCHED
+                ? null
+                : database.count(decision(h));
+        // under a condition numlint cannot evaluate, but in the compile commands: in this build, as the message says
+        boolean taken = inactive == null && inDb != null && t.condition() != null;
         if (inactive == Inactive.OTHER_BUILD) own = cat.phrase("flag-other-build", "message", own);
+        if (inactive == Inactive.UNMATCHED) own = cat.phrase("flag-unmatched", "message", own, "site", at(match));
         Location test = null;
         if (h.finiteMath() && inactive == null) {
             Set<Path> compiled = files(hs, used);
@@ -227,13 +292,14 @@ final class FlagReporter {
             // the count is the finding's evidence too: the message carries it where it fits
             if (counted.length() <= Quote.MESSAGE) own = counted;
         }
-        String msg = flagMessage(own, t.via(), hs.size() - 1, cond);
+        // an unmatched place's condition is in its impact and related locations: the message names the matching place
+        String msg = flagMessage(own, t.via(), hs.size() - 1, inactive == Inactive.UNMATCHED ? null : cond);
         Finding.Builder b = Finding.builder(h.ruleId())
                 .location(e.loc())
                 .message(msg)
                 .layer(Layer.BUILD_FLAGS)
                 .evidence(new Evidence("flag", e.flag(), null))
-                .confidence(t.condition() != null ? Confidence.MEDIUM : Confidence.HIGH)
+                .confidence(t.condition() != null && !taken ? Confidence.MEDIUM : Confidence.HIGH)
                 .fingerprintKey("flag|" + h.ruleId() + "|" + e.flag() + "|" + e.target() + "|" + t.via())
                 .property(
                         "appliesTo",
@@ -254,8 +320,12 @@ final class FlagReporter {
                         case CONDITION -> "not set in the build configuration numlint analyzed";
                         case OTHER_BUILD -> "the analyzed build compiles the scanned sources with other build files";
                         case NOT_IN_DATABASE -> "in none of the compile commands of " + database.file();
+                        case UNMATCHED -> "written only under " + cond.head()
+                                + ", which numlint does not evaluate; the compile commands match " + at(match)
+                                + " instead, not its " + why;
                     }));
         }
+        if (match != null) b.related(match, "the compile commands match this setting");
         List<Location> alsoAt = new ArrayList<>();
         for (int i = 1; i < hs.size() && i <= 10; i++) {
             b.related(hs.get(i).entry().loc(), BuildFlagAnalyzer.SAME_FLAG);
@@ -288,7 +358,7 @@ final class FlagReporter {
                             case HOST -> Identity.Flag.Target.HOST;
                         },
                         t.via(),
-                        t.condition(),
+                        taken ? null : t.condition(),
                         alsoAt)));
         sink.report(b);
     }
@@ -308,7 +378,12 @@ final class FlagReporter {
         /** always applies, but the analyzed build compiles every file it could apply to with other build files */
         OTHER_BUILD,
         /** in none of the compile commands of the compilation database the build context comes from */
-        NOT_IN_DATABASE
+        NOT_IN_DATABASE,
+        /**
+         * under a condition numlint cannot evaluate, beside flags the compile commands contradict, while another
+         * place can supply the flag ({@link #unmatched})
+         */
+        UNMATCHED
     }
 
     /**
