@@ -4,6 +4,7 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -229,14 +230,22 @@ final class ClangGuards {
 
     /**
      * The guard of a conditional clamp {@code if (v < 0.0f) v = 0.0f;} or {@code if (v > m) v = m;}: an {@code if}
-     * without {@code else} whose test compares {@code usr} and whose branch only sets it to a constant or to the value
-     * the test compares it with; null for any other statement.
+     * without {@code else} whose test compares {@code usr} and whose branch sets it to a constant or to the value the
+     * test compares it with, as its last statement after others that neither write it nor leave ({@code { nclip++;
+     * x = M; }}); null for any other statement.
      */
     private static Clamp conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
         if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
         ClangNode test = s.children.get(0);
         ClangNode then = s.children.get(1);
-        if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
+        if (then.kind == CXCursor_CompoundStmt && !then.children.isEmpty()) {
+            // { nclip++; x = M; }: the block's last statement sets it, the others neither write it nor leave
+            List<ClangNode> body = then.children;
+            for (int k = 0; k < body.size() - 1; k++) {
+                if (writes(body.get(k), usr) || leaves(body.get(k))) return null;
+            }
+            then = body.get(body.size() - 1);
+        }
         ClangNode e = strip(then);
         if (e == null || e.kind != CXCursor_BinaryOperator || !e.spelling.equals("=") || e.children.size() != 2)
             return null;
