@@ -319,10 +319,13 @@ final class ClangSigns {
     }
 
     /**
-     * Whether the local {@code name} of the function spanning {@code line} is never negative
-     * (false when the function declares two locals of that name, or none).
+     * Whether the local {@code name} of the function spanning {@code line}, the sum updated in a loop at that line, is
+     * never negative while it holds the sum (false when the function declares two locals of that name, or none): every
+     * store is non-negative, or every store but those written after the outermost loop around the update, outside it
+     * ({@code e = 10*log10f(e/L)} after the loop that sums squares into {@code e}): such a store starts another value,
+     * which no use of the sum before it reads (no loop around the sum carries it back).
      */
-    boolean neverNegativeLocal(int line, String name) {
+    synchronized boolean neverNegativeLocal(int line, String name) {
         for (ClangUnit.Function fn : unit.functions()) {
             if (line < fn.startLine() || line > fn.endLine()) continue;
             String[] usr = new String[1];
@@ -332,9 +335,35 @@ final class ClangSigns {
                 if (usr[0] != null) twice[0] = true;
                 usr[0] = n.usr;
             });
-            return !twice[0] && neverNegative(fn, usr[0]);
+            if (twice[0] || usr[0] == null) return false;
+            return neverNegative(fn, usr[0]) || neverNegativeWhileSummed(fn, usr[0], line);
         }
         return false;
+    }
+
+    /** {@link #neverNegativeLocal}'s second case: the stores after the outermost loop around the update left out. */
+    private boolean neverNegativeWhileSummed(ClangUnit.Function fn, String usr, int line) {
+        Signs s = signs(fn);
+        if (opaqueOf.get(fn).contains(usr)) return false;
+        boolean[] jumps = new boolean[1];
+        fn.node().forEach(n -> jumps[0] |= n.kind == CXCursor_GotoStmt || n.kind == CXCursor_IndirectGotoStmt);
+        if (jumps[0]) return false; // a goto can carry a later store back
+        ClangNode[] loop = new ClangNode[1];
+        fn.node().forEach(n -> {
+            if (loop[0] != null || n.line != line || n.children.isEmpty()) return;
+            boolean update = n.kind == CXCursor_CompoundAssignOperator
+                    || n.kind == CXCursor_BinaryOperator && n.spelling.equals("=");
+            ClangNode target = update ? strip(n.children.get(0)) : null;
+            if (target == null || target.kind != CXCursor_DeclRefExpr || !usr.equals(target.refUsr)) return;
+            for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) if (isLoop(p)) loop[0] = p;
+        });
+        if (loop[0] == null) return false;
+        for (Store st : storesOf.get(fn).getOrDefault(usr, List.of())) {
+            if (st.value().offset > loop[0].endOffset) continue; // after the sum's loops: another value
+            boolean ok = st.op().equals("-=") ? nonPositive(st.value(), s, 0) : nonNegative(st.value(), s, 0);
+            if (!ok) return false;
+        }
+        return true;
     }
 
     /**
