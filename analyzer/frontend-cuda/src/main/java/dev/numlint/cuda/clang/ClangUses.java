@@ -166,6 +166,9 @@ final class ClangUses {
                 if ((p.spelling.equals("==") || p.spelling.equals("!=")) && sentinel(p, c)) return;
                 // an unsigned value tested against 0 by < or >= (jj < 0 of a size_t): constant, decides nothing
                 if (unsignedAgainstZero(p)) return;
+                // a constant the other side's interval stays far from (fabsf(atan2f(y, x) / (2*PI)) < 1.0): no
+                // rounding flips it
+                if (ClangUnreachableTests.unreachable(unit, p, fn)) return;
                 // a running max/min or a clamp (if (v > m) m = v; m = v < m ? v : m; v > 0 ? v : 0): the comparison
                 // only
                 // picks between the values it compares, so a flip moves the result by no more than they differ there
