@@ -75,7 +75,10 @@ final class Consequences {
                         null);
             }
             if (u.kind() == ValueUse.Kind.INTEGER_CONVERSION && conversion == null) conversion = u;
-            if (u.kind().amplifies() && amplified == null && !toleranceTest(u)) amplified = u;
+            // a sum's error grows with its length past any tolerance: only a small literal one absorbs it (see
+            // toleranceTest); a one-ulp hazard's tolerance may be a named one
+            boolean tolerance = variates ? toleranceTest(u) : literalTolerance(u);
+            if (u.kind().amplifies() && amplified == null && !tolerance) amplified = u;
             if (u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS && cancel == null) cancel = u;
         }
         if (amplified != null) {
@@ -179,9 +182,14 @@ final class Consequences {
      * {@code impactProven}).
      */
     static boolean tolerant(Site site) {
+        return tolerant(site, true);
+    }
+
+    /** {@link #tolerant(Site)}; {@code named}: whether a named tolerance counts (not for a sum: {@link #of}). */
+    static boolean tolerant(Site site, boolean named) {
         boolean tolerance = false;
         for (ValueUse u : site.uses()) {
-            if (toleranceTest(u)) tolerance = true;
+            if (named ? toleranceTest(u) : literalTolerance(u)) tolerance = true;
             else if (u.kind().amplifies()
                     || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
                     || u.kind() == ValueUse.Kind.CALL) return false;
@@ -238,6 +246,16 @@ final class Consequences {
     static boolean toleranceTest(ValueUse u) {
         if (u.kind() != ValueUse.Kind.COMPARISON) return false;
         if (u.text() != null && namesTolerance(u.text(), u.via())) return true;
+        return literalTolerance(u);
+    }
+
+    /**
+     * A comparison with a small literal tolerance ({@code err < 1e-5f}). A serial sum ({@link #of} without variates)
+     * takes only these: its error grows with its length, and a named tolerance ({@code 1.0f - cdf <= FP_EPSILON}
+     * after summing 2^n probabilities) is often the one the long sum outgrows.
+     */
+    static boolean literalTolerance(ValueUse u) {
+        if (u.kind() != ValueUse.Kind.COMPARISON || u.text() == null) return false;
         java.util.regex.Matcher m = NUMBER.matcher(u.text());
         while (m.find()) {
             try {
@@ -267,9 +285,9 @@ final class Consequences {
         return false;
     }
 
-    /** The first comparison with a tolerance the value reaches, or null. */
+    /** The first comparison with a small literal tolerance the value reaches ({@link #literalTolerance}), or null. */
     static ValueUse toleranceUse(Site site) {
-        for (ValueUse u : site.uses()) if (toleranceTest(u)) return u;
+        for (ValueUse u : site.uses()) if (literalTolerance(u)) return u;
         return null;
     }
 

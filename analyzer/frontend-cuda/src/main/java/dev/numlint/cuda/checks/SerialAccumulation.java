@@ -393,7 +393,7 @@ public final class SerialAccumulation implements CudaCheck {
                                     || threshold != null
                                     || zeroTest != null
                                     // only tested against a tolerance: PTX's comparison is that test
-                                    || tolerance != null && Consequences.tolerant(a.site())
+                                    || tolerance != null && Consequences.tolerant(a.site(), false)
                                     // only clamped or kept as a running min/max: PTX's comparison is that selection
                                     || Consequences.continuous(a.site()))) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
