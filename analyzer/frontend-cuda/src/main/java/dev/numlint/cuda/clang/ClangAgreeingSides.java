@@ -95,20 +95,8 @@ final class ClangAgreeingSides {
 
     /** {@link #agree} for the comparison spelled {@code text} at {@code line} (a hand-written front end's use). */
     boolean agreeAt(int line, String text) {
-        String want = squash(text);
-        for (ClangUnit.Function f : unit.functions()) {
-            if (line < f.startLine() || line > f.endLine()) continue;
-            ClangNode[] hit = new ClangNode[1];
-            f.node().forEach(n -> {
-                if (hit[0] == null
-                        && n.line == line
-                        && n.kind == CXCursor_BinaryOperator
-                        && (isComparison(n.spelling) || n.spelling.equals("=="))
-                        && squash(unit.text(n)).equals(want)) hit[0] = n;
-            });
-            if (hit[0] != null) return agree(hit[0], f.node());
-        }
-        return false;
+        Comparison c = comparisonAt(unit, line, text);
+        return c != null && agree(c.node(), c.fn().node());
     }
 
     private boolean evaluate(ClangNode cmp, ClangNode fn) {

@@ -426,4 +426,28 @@ final class ClangSyntax {
         for (ClangNode c : e.children) if (floatData(c)) return true;
         return false;
     }
+
+    /** A comparison node and the function it is written in. */
+    record Comparison(ClangNode node, ClangUnit.Function fn) {}
+
+    /**
+     * The comparison ({@code < <= > >= == !=}) spelled {@code text} at {@code line} of {@code unit} (a hand-written
+     * front end's use, matched by its squashed text), or null.
+     */
+    static Comparison comparisonAt(ClangUnit unit, int line, String text) {
+        String want = squash(text);
+        for (ClangUnit.Function f : unit.functions()) {
+            if (line < f.startLine() || line > f.endLine()) continue;
+            ClangNode[] hit = new ClangNode[1];
+            f.node().forEach(n -> {
+                if (hit[0] == null
+                        && n.line == line
+                        && n.kind == CXCursor_BinaryOperator
+                        && (isComparison(n.spelling) || n.spelling.equals("=="))
+                        && squash(unit.text(n)).equals(want)) hit[0] = n;
+            });
+            if (hit[0] != null) return new Comparison(hit[0], f);
+        }
+        return null;
+    }
 }

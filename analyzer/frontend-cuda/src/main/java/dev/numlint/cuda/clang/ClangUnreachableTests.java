@@ -47,20 +47,8 @@ final class ClangUnreachableTests {
      * #unreachable}.
      */
     static boolean unreachableAt(ClangUnit unit, int line, String text) {
-        String want = squash(text);
-        for (ClangUnit.Function f : unit.functions()) {
-            if (line < f.startLine() || line > f.endLine()) continue;
-            ClangNode[] hit = new ClangNode[1];
-            f.node().forEach(n -> {
-                if (hit[0] == null
-                        && n.line == line
-                        && n.kind == CXCursor_BinaryOperator
-                        && (isComparison(n.spelling) || n.spelling.equals("==") || n.spelling.equals("!="))
-                        && squash(unit.text(n)).equals(want)) hit[0] = n;
-            });
-            if (hit[0] != null) return unreachable(unit, hit[0], f);
-        }
-        return false;
+        Comparison c = comparisonAt(unit, line, text);
+        return c != null && unreachable(unit, c.node(), c.fn());
     }
 
     /** Drops the hand-written facts' comparisons that Clang proves {@link #unreachable}. */
