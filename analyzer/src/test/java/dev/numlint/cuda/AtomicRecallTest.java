@@ -72,7 +72,8 @@ class AtomicRecallTest {
         List<Notification> n = notices(dir, "views.cu");
         assertThat(n).as(n.toString()).hasSize(1);
         assertThat(n.get(0).message())
-                .contains("line 3: types 'View', 'Value' are template parameters never instantiated in this file")
+                .contains("line 3: types 'View', 'Value' are template parameters that no explicit template argument"
+                        + " list in this file instantiates")
                 .doesNotContain("line 5");
     }
 

@@ -147,7 +147,9 @@ final class AtomicRecall {
         if (call != null && !call.unresolved().isEmpty()) {
             return "type" + (call.unresolved().size() == 1 ? " '" : "s '") + String.join("', '", call.unresolved())
                     + "' " + (call.unresolved().size() == 1 ? "is a template parameter" : "are template parameters")
-                    + " never instantiated in this file (decided where its users instantiate it)";
+                    + " that no explicit template argument list in this file instantiates (arguments deduced through"
+                    + " other templates, as an explicitly instantiated host template launching it, are not followed;"
+                    + " decided where its users instantiate it)";
         }
         if (call != null && call.record() && call.pointee() != null) {
             return "the operand is a '" + call.pointee() + "': a call of an overload this file does not define (its"
