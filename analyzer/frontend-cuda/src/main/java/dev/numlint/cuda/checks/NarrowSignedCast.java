@@ -24,6 +24,30 @@ public final class NarrowSignedCast implements CudaCheck {
         for (FunctionFacts.Conversion c : facts.conversions) {
             if (c.unsigned() || c.bytes() >= 4) continue; // to int and wider: not narrow
             double max = Math.pow(2, c.bytes() * 8.0 - 1);
+            if (c.guarded() && c.floatData() && !c.within(-max, max - 1) && c.unseen() == null) {
+                // a guard numlint found: a note naming it, as NL001's, so that no examined conversion goes unsaid
+                // (a one-sided clamp says which side it leaves open)
+                String guard = c.guard() != null ? c.guard() : "a range guard";
+                out.reportProven(
+                        "NL011",
+                        facts.function,
+                        c.site(),
+                        RuleCatalog.get()
+                                .rule("NL011")
+                                .message(
+                                        "cuda-guarded",
+                                        "expr",
+                                        UnguardedUnsignedCast.quoted(c),
+                                        "from",
+                                        c.from(),
+                                        "to",
+                                        c.to(),
+                                        "guard",
+                                        guard),
+                        Confidence.HIGH,
+                        Impact.bounded("limited by " + guard));
+                continue;
+            }
             if (!UnguardedUnsignedCast.unguarded(c, max, -max)) continue;
             if (c.within(-max, max - 1)) continue; // in range by construction
             String expr = UnguardedUnsignedCast.quoted(c);
