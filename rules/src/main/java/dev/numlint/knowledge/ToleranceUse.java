@@ -48,7 +48,8 @@ public final class ToleranceUse {
 
     /** A name a programmer gives a tolerance: eps, kEpsilon, EPSILON, tol, kZeroThreshold, min_hessian_eps. */
     private static final Pattern TOLERANCE_NAME =
-            Pattern.compile("(?i)(^|[_:]|k)(eps|epsilon|tol|tolerance|tiny|zero_?threshold|threshold)([_0-9]|$)"
+            // the camel-case part is case-sensitive: 'stolen', 'steps', 'pistol' and 'destiny' name no tolerance
+            Pattern.compile("(?i:(^|[_:]|k)(eps|epsilon|tol|tolerance|tiny|zero_?threshold|threshold)([_0-9]|$))"
                     + "|(?<=[a-z0-9])(Eps|Epsilon|Tol|Tolerance|Tiny|ZeroThreshold|Threshold)([_0-9A-Z]|$)");
 
     private static final Pattern TOKEN = Pattern.compile("(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?[fFlL]?"
@@ -74,6 +75,19 @@ public final class ToleranceUse {
     /** Whether {@code name} reads as a tolerance's name ({@code kEpsilon}, {@code eps}, {@code tol}). */
     public static boolean toleranceName(String name) {
         return name != null && TOLERANCE_NAME.matcher(name).find();
+    }
+
+    /** A name of an error tolerance in the narrow sense: eps, epsilon, tol, tolerance as a word of it. */
+    private static final Pattern EPSILON_NAME = Pattern.compile("(?i:(^|[_:]|k)(eps|epsilon|tol|tolerance)([_0-9]|$))"
+            + "|(?<=[a-z0-9])(Eps|Epsilon|Tol|Tolerance)([_0-9A-Z]|$)");
+
+    /**
+     * Whether {@code name} names an error tolerance in the narrow sense ({@code eps}, {@code FLT_EPSILON}, {@code tol},
+     * {@code kTolerance}): a comparison with it is written to absorb rounding. Narrower than {@link #toleranceName}: a
+     * threshold ({@code data_threshold}) is a decision on data, which one ulp can flip.
+     */
+    public static boolean epsilonName(String name) {
+        return name != null && EPSILON_NAME.matcher(name).find();
     }
 
     /** The tokens of written C/C++ text (literals, names with {@code ::}, operators), comments not removed. */

@@ -66,4 +66,30 @@ class ToleranceUseTest {
         assertEquals(List.of("1e-10f"), ToleranceUse.floatLiterals("if (s < 1e-10f && t > 0.5f)", (double) 1e-10f));
         assertEquals(List.of("kEpsilon"), ToleranceUse.toleranceNames("h = sum - kEpsilon;"));
     }
+
+    @Test
+    void toleranceNamesAreWordsOfTheName() {
+        for (String name : List.of(
+                "eps",
+                "kEpsilon",
+                "FLT_EPSILON",
+                "REAL1_EPSILON_CUDA",
+                "tol",
+                "kTolerance2",
+                "min_hessian_eps",
+                "data_threshold",
+                "relTol")) {
+            assertTrue(ToleranceUse.toleranceName(name), name);
+        }
+        // the camel-case words are case-sensitive: a lower-case 'tol', 'eps' or 'tiny' inside a word is none
+        for (String name : List.of("stolen", "total", "steps", "pistol", "destiny", "norm_thresh")) {
+            assertFalse(ToleranceUse.toleranceName(name), name);
+            assertFalse(ToleranceUse.epsilonName(name), name);
+        }
+        // an error tolerance in the narrow sense: not a threshold, which a comparison with data decides on
+        assertTrue(ToleranceUse.epsilonName("REAL1_EPSILON_CUDA"));
+        assertTrue(ToleranceUse.epsilonName("kTolerance2"));
+        assertFalse(ToleranceUse.epsilonName("data_threshold"));
+        assertFalse(ToleranceUse.epsilonName("tiny"));
+    }
 }

@@ -229,19 +229,14 @@ final class Consequences {
     private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile(
             "(?<![\\w.])(\\d+\\.?\\d*(?:[eE][-+]?\\d+)?|\\.\\d+(?:[eE][-+]?\\d+)?)[fFlL]?(?![\\w.])");
 
-    /** A name the programmer gave a tolerance: one of its words ({@code _} and camel case) is eps, tol ... */
-    private static final java.util.regex.Pattern TOLERANCE_WORD =
-            java.util.regex.Pattern.compile("(?i)eps|epsilon|tol|toler|tolerance");
-
     private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
 
     /**
      * A comparison with a small tolerance ({@code err < 1e-5f}, {@code diff > 5e-4}) or with a value the programmer
      * named one ({@code r < EPS}, {@code nrm > REAL1_EPSILON}, {@code err <= tol}, {@code d < kTolerance}, {@code
      * FLT_EPSILON}): it is written to absorb rounding differences, so a one-ulp change does not decide it. A name
-     * counts when one of its words (split at {@code _}, at lower-to-upper case changes and before digits) is
-     * {@code eps}, {@code epsilon}, {@code tol} or {@code tolerance}; {@code total} or {@code stolen} are no such
-     * words.
+     * counts when it names an error tolerance ({@link dev.numlint.knowledge.ToleranceUse#epsilonName}: eps, epsilon,
+     * tol, tolerance as a word of it; {@code total} or {@code stolen} are none); a threshold is a decision on data.
      */
     static boolean toleranceTest(ValueUse u) {
         if (u.kind() != ValueUse.Kind.COMPARISON) return false;
@@ -277,10 +272,7 @@ final class Consequences {
         while (m.find()) {
             String id = m.group();
             // the value compared may be called eps itself (a permittivity): only the other side is a tolerance
-            if (id.equals(value)) continue;
-            for (String word : id.split("_|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\\d)|(?<=\\d)(?=[A-Za-z])")) {
-                if (TOLERANCE_WORD.matcher(word).matches()) return true;
-            }
+            if (!id.equals(value) && dev.numlint.knowledge.ToleranceUse.epsilonName(id)) return true;
         }
         return false;
     }
