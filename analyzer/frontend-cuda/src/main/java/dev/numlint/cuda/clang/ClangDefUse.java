@@ -239,6 +239,12 @@ final class ClangDefUse {
 
     /** The variable (USR) a declaration's initializer or an assignment's right side stores {@code e} into, or null. */
     private static String storedInto(ClangNode e) {
+        // the site is itself the store: a sum's update (s += x) or an assignment to a plain variable
+        if ((e.kind == CXCursor_CompoundAssignOperator || e.kind == CXCursor_BinaryOperator && e.spelling.equals("="))
+                && e.children.size() == 2) {
+            ClangNode l = strip(e.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr) return l.refUsr;
+        }
         ClangNode c = e;
         for (ClangNode p = e.parent; p != null; c = p, p = p.parent) {
             if (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_ParenExpr || p.kind == CXCursor_CStyleCastExpr)

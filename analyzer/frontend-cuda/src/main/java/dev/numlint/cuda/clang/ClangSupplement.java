@@ -377,7 +377,10 @@ public final class ClangSupplement {
         for (FunctionFacts.Promotion p : facts.promotions) sites.add(p.site());
         for (FunctionFacts.Division d : facts.divisions) sites.add(d.site());
         for (FunctionFacts.MathCall c : facts.calls) sites.add(c.site());
-        for (Site site : sites) {
+        // a sum whose variable is replaced whole after its loop (e = -x[0]): the later tests read the new value
+        List<Site> all = new ArrayList<>(sites);
+        for (FunctionFacts.Accumulation a : facts.accumulations) all.add(a.site());
+        for (Site site : all) {
             site.dropUses(u -> u.text() != null
                     && u.line() > site.line()
                     && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
