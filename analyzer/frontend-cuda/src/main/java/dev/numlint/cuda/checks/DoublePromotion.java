@@ -36,6 +36,7 @@ public final class DoublePromotion implements CudaCheck {
             // device code: slow double arithmetic, always worth a look; host code: the result differs from a float
             // computation by about an ulp, which matters where the value decides something
             Impact impact = p.site().device() ? null : Consequences.of(p.site(), out);
+            String rounding = p.site().device() ? null : innerRounding(p);
             if (!p.site().device() && p.site().cancels()) {
                 // x - (x + c): in float the terms cancel, in double they leave c: the results differ entirely
                 consequence = Consequences.phrase("promotion-cancels");
@@ -45,6 +46,17 @@ public final class DoublePromotion implements CudaCheck {
                 // device code computes it in float to diverge from; a value deciding something decides better
                 consequence = Consequences.phrase("promotion-host-call", "fn", hostFloatCall(p));
                 impact = new Impact(Impact.Kind.BOUNDED, consequence, null, null);
+            } else if (rounding != null) {
+                // ceil(log2(x)): the expression rounds the promoted value itself to an integral value, where one
+                // ulp of log2() against log2f() moves ceil() by one; what follows sees an integer (pow(2.0, k) of it
+                // is exact), so that rounding, not the value's later uses, is the consequence
+                consequence = Consequences.phrase(
+                        "use-rounding", "fn", rounding, "line", p.site().line());
+                impact = new Impact(
+                        Impact.Kind.AMPLIFIED,
+                        consequence,
+                        out.location(p.site().line(), p.site().column()),
+                        null);
             } else if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (impact != null) {
@@ -104,6 +116,48 @@ public final class DoublePromotion implements CudaCheck {
                 || args.contains("double")
                 || DOUBLE_LITERAL.matcher(args).find()) return null;
         return fn;
+    }
+
+    /** A call of a rounding function ({@code floor}, {@code ceil}, {@code rint} ...) as written. */
+    private static final java.util.regex.Pattern ROUNDING_CALL =
+            java.util.regex.Pattern.compile("(?<![\\w.])(?:std\\s*::\\s*)?([A-Za-z_]\\w*)\\s*\\(");
+
+    /**
+     * The rounding function of the math library whose argument, in the promoted expression as written, holds the
+     * promoter ({@code ceil} in {@code ceil(log2(x))} and {@code pow(2.0, ceil(log2(n)))}, promoted by {@code log2()};
+     * {@code floor} in {@code floor(x * 0.5)}, promoted by the literal), or null. Its result is integral: one ulp of
+     * the promoted value can move it by one.
+     */
+    static String innerRounding(FunctionFacts.Promotion p) {
+        String text = p.site().text();
+        String promoter = p.promoter();
+        if (text == null || promoter == null) return null;
+        java.util.regex.Pattern inside;
+        int call = promoter.indexOf("()");
+        if (call > 0) {
+            inside = java.util.regex.Pattern.compile(
+                    "(?<![\\w.])" + java.util.regex.Pattern.quote(promoter.substring(0, call)) + "\\s*\\(");
+        } else if (promoter.startsWith("the double literal ")) {
+            String lit = promoter.substring("the double literal ".length());
+            inside = java.util.regex.Pattern.compile("(?<![\\w.])" + java.util.regex.Pattern.quote(lit) + "(?![\\w.])");
+        } else {
+            return null;
+        }
+        java.util.regex.Matcher m = ROUNDING_CALL.matcher(text);
+        while (m.find()) {
+            String fn = m.group(1);
+            if (!dev.numlint.knowledge.NumericFacts.ROUNDING.contains(fn)) continue;
+            int open = m.end() - 1;
+            int depth = 0;
+            int close = -1;
+            for (int i = open; i < text.length() && close < 0; i++) {
+                char c = text.charAt(i);
+                if (c == '(') depth++;
+                else if (c == ')' && --depth == 0) close = i;
+            }
+            if (close > open && inside.matcher(text.substring(open + 1, close)).find()) return fn;
+        }
+        return null;
     }
 
     /** The target as written ({@code float 'x'}, {@code 'terms[i]'}), with a long quoted name shortened. */
