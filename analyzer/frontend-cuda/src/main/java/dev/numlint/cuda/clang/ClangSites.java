@@ -447,8 +447,11 @@ final class ClangSites {
                     // promoter (the literal, visited next) is what promotes the float data
                     if (why[0] == null && !nvccFloatOverload(x) && !argumentComputedInDouble(x))
                         why[0] = base + "(), not " + base + "f()";
-                } else if (!x.children.isEmpty() && !NumericFacts.ROUNDING.contains(base)) {
-                    doubleData[0] = true; // a function returning double data
+                } else if (!x.children.isEmpty() && !NumericFacts.ROUNDING.contains(base) && x.value == null) {
+                    // a function returning double data; a call Clang evaluates to a constant
+                    // (std::numeric_limits<double>::infinity(), a constexpr function of constants) is a double
+                    // constant, as a literal is
+                    doubleData[0] = true;
                 }
             }
         });
