@@ -36,6 +36,8 @@ public final class BuildContext {
 
     private Boolean hostFpContractOff; // -ffp-contract=off
     private Boolean hostFastMath; // -ffast-math / -Ofast
+    private String hostStd; // value of the host compiler's -std=, e.g. "c99", "gnu11", "c++17"
+    private String hostCompiler; // the program of the host compile command (gcc, clang-19), null when not known
     private Boolean m32; // -m32
     private Boolean mfpmath387; // -mfpmath=387
     private String cudaArch; // e.g. compute_90 / sm_80
@@ -71,6 +73,8 @@ public final class BuildContext {
         if (other.hostArch != null) hostArch = other.hostArch;
         if (other.hostFpContractOff != null) hostFpContractOff = other.hostFpContractOff;
         if (other.hostFastMath != null) hostFastMath = other.hostFastMath;
+        if (other.hostStd != null) hostStd = other.hostStd;
+        if (other.hostCompiler != null) hostCompiler = other.hostCompiler;
         if (other.m32 != null) m32 = other.m32;
         if (other.mfpmath387 != null) mfpmath387 = other.mfpmath387;
         if (other.cudaArch != null) cudaArch = other.cudaArch;
@@ -114,9 +118,17 @@ public final class BuildContext {
     public boolean effectiveFmad() {
         return fmad == null || fmad;
     }
-    /** Host contraction: GCC contracts a*b+c into FMA by default when the target ISA has FMA. */
+    /**
+     * Host contraction: where the target ISA has FMA, GCC contracts a*b+c into one by default, except for C in an ISO
+     * mode ({@code -std=c99}: {@code -ffp-contract=off} by default, {@link
+     * dev.numlint.knowledge.HostContraction}); an explicit {@code -ffp-contract=}, {@code -ffast-math} or {@code
+     * -Ofast} decides instead.
+     */
     public boolean hostContracts() {
-        return hostArch != null && archHasFma(hostArch) && !Boolean.TRUE.equals(hostFpContractOff);
+        if (hostArch == null || !archHasFma(hostArch)) return false;
+        if (hostFpContractOff != null) return !hostFpContractOff;
+        if (Boolean.TRUE.equals(hostFastMath)) return true;
+        return !dev.numlint.knowledge.HostContraction.offByDefault(hostCompiler, hostStd);
     }
 
     public boolean hostX87() {
@@ -183,6 +195,16 @@ public final class BuildContext {
 
     public Boolean hostFastMath() {
         return hostFastMath;
+    }
+
+    /** The host compiler's {@code -std=} value, or null when the command sets none. */
+    public String hostStd() {
+        return hostStd;
+    }
+
+    /** The program of the host compile command ({@code gcc}, {@code clang-19}), or null when not known. */
+    public String hostCompiler() {
+        return hostCompiler;
     }
 
     public Boolean m32() {
@@ -360,6 +382,16 @@ public final class BuildContext {
         return this;
     }
 
+    public BuildContext hostStd(String v) {
+        hostStd = v;
+        return this;
+    }
+
+    public BuildContext hostCompiler(String v) {
+        hostCompiler = v;
+        return this;
+    }
+
     public BuildContext m32(Boolean v) {
         m32 = v;
         return this;
@@ -431,7 +463,8 @@ public final class BuildContext {
     public String toString() {
         return "BuildContext{fastMath=" + fastMath + ", precDiv=" + precDiv + ", precSqrt=" + precSqrt + ", ftz=" + ftz
                 + ", fmad=" + fmad + ", hostArch=" + hostArch + ", hostFpContractOff=" + hostFpContractOff
-                + ", hostFastMath=" + hostFastMath + ", m32=" + m32 + ", mfpmath387=" + mfpmath387
+                + ", hostFastMath=" + hostFastMath + ", hostStd=" + hostStd + ", hostCompiler=" + hostCompiler
+                + ", m32=" + m32 + ", mfpmath387=" + mfpmath387
                 + ", cudaArch=" + cudaArch + ", nvccFlags=" + nvccFlags + ", defines=" + defines
                 + ", includePaths=" + includePaths + ", compiledVia=" + compiledVia + ", configuration="
                 + configuration + "}";

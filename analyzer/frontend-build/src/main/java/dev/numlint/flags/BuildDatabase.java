@@ -139,6 +139,21 @@ final class BuildDatabase {
     }
 
     /** The commands that carry {@code decision}, or null when none does. */
+    /**
+     * How the compile commands judge the setting of {@code decision}: the hazard of the first command that keeps its
+     * rule's default level (a warning somewhere in the build is a warning), else the first one's; null when no
+     * command has it. A build file's list does not know the compiler or the language standard a command adds (gcc
+     * or clang, {@code -std=c99} set elsewhere); the command does.
+     */
+    FlagHazard asBuilt(String decision) {
+        List<FlagHazard> hs = groups.get(decision);
+        if (hs == null || hs.isEmpty()) return null;
+        for (FlagHazard h : hs) {
+            if (h.level() == null) return h;
+        }
+        return hs.get(0);
+    }
+
     Count count(String decision) {
         List<FlagHazard> hs = groups.get(decision);
         if (hs == null) return null;

@@ -692,7 +692,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 // not a path
             }
             List<FlagTok> toks = OptionsFiles.expand(ctx, e.toks(), base, rep.sink);
-            FlagInterpreter.Result r = FlagInterpreter.interpret(toks, base);
+            FlagInterpreter.Result r =
+                    FlagInterpreter.interpret(toks, base, e.compiler() == FlagTok.Lang.CUDA ? null : e.program());
             if (used) rep.databaseCommand(r);
             for (FlagHazard h : r.hazards) {
                 grouped.computeIfAbsent(
@@ -701,7 +702,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                                 k -> new ArrayList<>())
                         .add(h);
             }
-            Path src = resolve(ctx, e, byName, ambiguous);
+            Path src = CompileCommandsAudit.resolve(ctx, e, byName, ambiguous);
             if (src != null) {
                 if (e.compiler() != FlagTok.Lang.CUDA && !isCuda(src)) {
                     model.hostEntries.putIfAbsent(
@@ -737,37 +738,6 @@ public final class BuildFlagAnalyzer implements Analyzer {
         if (c != null) for (String d : c.defines()) out.add("-D" + d);
         if (out.isEmpty()) out.add("no defines");
         return out;
-    }
-    /** The scanned file an entry compiles: its path, or (database from another machine) the same path tail. */
-    private static Path resolve(
-            ScanContext ctx, CompileCommandsAudit.Entry e, Map<String, Path> byName, Set<String> ambiguous) {
-        Path p;
-        try {
-            p = Path.of(e.file());
-            if (!p.isAbsolute() && e.directory() != null)
-                p = Path.of(e.directory()).resolve(p);
-            p = p.normalize();
-        } catch (InvalidPathException ex) {
-            return null;
-        }
-        if (Files.exists(p)) return p;
-        Path fn = p.getFileName();
-        if (fn == null) return null;
-        String n = fn.toString();
-        if (!ambiguous.contains(n)) return byName.get(n);
-        Path best = null;
-        int bestCommon = 0;
-        for (Path c : ctx.files()) {
-            if (!c.getFileName().toString().equals(n)) continue;
-            int k = 0;
-            while (k < Math.min(c.getNameCount(), p.getNameCount())
-                    && c.getName(c.getNameCount() - 1 - k).equals(p.getName(p.getNameCount() - 1 - k))) k++;
-            if (k > bestCommon) {
-                bestCommon = k;
-                best = c;
-            }
-        }
-        return bestCommon >= 2 ? best : null;
     }
 
     static List<FlagTok> dedupe(List<FlagTok> toks) {

@@ -6,9 +6,15 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.numlint.model.Location;
+import dev.numlint.spi.ScanContext;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads a JSON compilation database (compile_commands.json): per entry the compiled {@code file}, its
@@ -23,7 +29,11 @@ final class CompileCommandsAudit {
     /** Arguments read from one entry. */
     static final int MAX_ARGS = 20_000;
 
-    record Entry(String file, String directory, FlagTok.Lang compiler, List<FlagTok> toks, int line) {}
+    /**
+     * One entry. {@code program}: the compiler's file name as the command gives it ({@code gcc}, {@code clang-19},
+     * {@code nvcc}), after a launcher ({@code ccache}).
+     */
+    record Entry(String file, String directory, FlagTok.Lang compiler, String program, List<FlagTok> toks, int line) {}
 
     static final class Out {
         final List<Entry> entries = new ArrayList<>();
@@ -148,11 +158,42 @@ final class CompileCommandsAudit {
                     "compile_commands.json entry for " + file.substring(file.lastIndexOf('/') + 1) + " (" + base
                             + ")"));
         }
-        out.entries.add(new Entry(file, dir, lang, toks, entryLine));
+        out.entries.add(new Entry(file, dir, lang, base, toks, entryLine));
     }
 
     private static boolean isWrapper(String w) {
         String b = w.substring(w.lastIndexOf('/') + 1);
         return b.equals("ccache") || b.equals("sccache") || b.equals("distcc") || b.equals("env");
+    }
+
+    /** The scanned file an entry compiles: its path, or (database from another machine) the same path tail. */
+    static Path resolve(ScanContext ctx, Entry e, Map<String, Path> byName, Set<String> ambiguous) {
+        Path p;
+        try {
+            p = Path.of(e.file());
+            if (!p.isAbsolute() && e.directory() != null)
+                p = Path.of(e.directory()).resolve(p);
+            p = p.normalize();
+        } catch (InvalidPathException ex) {
+            return null;
+        }
+        if (Files.exists(p)) return p;
+        Path fn = p.getFileName();
+        if (fn == null) return null;
+        String n = fn.toString();
+        if (!ambiguous.contains(n)) return byName.get(n);
+        Path best = null;
+        int bestCommon = 0;
+        for (Path c : ctx.files()) {
+            if (!c.getFileName().toString().equals(n)) continue;
+            int k = 0;
+            while (k < Math.min(c.getNameCount(), p.getNameCount())
+                    && c.getName(c.getNameCount() - 1 - k).equals(p.getName(p.getNameCount() - 1 - k))) k++;
+            if (k > bestCommon) {
+                bestCommon = k;
+                best = c;
+            }
+        }
+        return bestCommon >= 2 ? best : null;
     }
 }

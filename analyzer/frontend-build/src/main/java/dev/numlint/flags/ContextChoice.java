@@ -438,6 +438,8 @@ final class ContextChoice {
                 .hostArch(o.hostArch())
                 .hostFpContractOff(o.hostFpContractOff())
                 .hostFastMath(o.hostFastMath())
+                .hostStd(o.hostStd())
+                .hostCompiler(o.hostCompiler())
                 .m32(o.m32())
                 .mfpmath387(o.mfpmath387())
                 .cudaArch(o.cudaArch());

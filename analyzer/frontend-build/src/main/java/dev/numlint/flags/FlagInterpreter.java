@@ -27,6 +27,8 @@ final class FlagInterpreter {
     static final class Result {
         /** Directory that relative -I paths are relative to (the compiler's working directory), or null. */
         Path base;
+        /** The host compiler's program ({@code gcc}, {@code clang-19}) when the command names it, else null. */
+        String compiler;
 
         final BuildContext cuda = BuildContext.defaults();
         final BuildContext host = BuildContext.defaults();
@@ -168,8 +170,18 @@ final class FlagInterpreter {
 
     /** {@code base}: the directory the compiler runs in, for relative include paths (null: left relative). */
     static Result interpret(List<FlagTok> toks, Path base) {
+        return interpret(toks, base, null);
+    }
+
+    /**
+     * The same for one compile command whose host compiler is {@code compiler} (its program, {@code gcc},
+     * {@code clang-19}; null: not known): whether it contracts a*b+c by default depends on it.
+     */
+    static Result interpret(List<FlagTok> toks, Path base, String compiler) {
         Result r = new Result();
         r.base = base;
+        r.compiler = compiler;
+        if (compiler != null) r.host.hostCompiler(compiler);
         List<FlagEntry> es = r.entries;
         for (int i = 0; i < toks.size(); i++) {
             FlagTok t = toks.get(i);
@@ -300,7 +312,7 @@ final class FlagInterpreter {
         for (FlagEntry e : r.entries) {
             apply(r, e);
         }
-        FlagFacts facts = new FlagFacts(r.entries);
+        FlagFacts facts = new FlagFacts(r.entries, r.compiler);
         Map<FlagEntry, Integer> index = new IdentityHashMap<>();
         for (int i = 0; i < r.entries.size(); i++) index.put(r.entries.get(i), i);
         List<FlagHazard> hs = new ArrayList<>();
@@ -367,6 +379,8 @@ final class FlagInterpreter {
         // includes, with it (ClangFrontEnd.arguments reads -std from the same list as a CUDA unit's)
         if (tg == FlagTarget.HOST && n.equals("std") && v != null && !v.isBlank()) {
             ctx.addNvccFlag("-std=" + v);
+            // GCC does not contract a*b+c in ISO C (-std=c99): BuildContext.hostContracts reads it
+            ctx.hostStd(v);
             return;
         }
         if (n.equals("march") && v != null) {

@@ -275,6 +275,14 @@ final class FlagReporter {
                 : database.count(decision(h));
         // under a condition numlint cannot evaluate, but in the compile commands: in this build, as the message says
         boolean taken = inactive == null && inDb != null && t.condition() != null;
+        // the compile commands judge the setting where the build file's list cannot: which compiler and standard
+        // apply (gcc -std=c99 contracts nothing, clang does)
+        dev.numlint.model.Level level = h.level();
+        FlagHazard built = inDb == null ? null : database.asBuilt(decision(h));
+        if (built != null && !java.util.Objects.equals(built.level(), level)) {
+            own = built.message();
+            level = built.level();
+        }
         if (inactive == Inactive.OTHER_BUILD) own = cat.phrase("flag-other-build", "message", own);
         if (inactive == Inactive.UNMATCHED) own = cat.phrase("flag-unmatched", "message", own, "site", at(match));
         Location test = null;
@@ -313,7 +321,7 @@ final class FlagReporter {
             b.property("condition", t.condition());
             if (cond.where() != null) b.related(cond.where(), "condition: " + cond.text());
         }
-        if (h.level() != null) b.level(h.level());
+        if (level != null) b.level(level);
         if (inactive != null) {
             b.impact(dev.numlint.model.Impact.bounded(
                     switch (inactive) {

@@ -12,9 +12,34 @@ import java.util.function.Predicate;
  */
 public final class FlagFacts {
     private final List<FlagEntry> entries;
+    private final String hostCompiler;
 
     public FlagFacts(List<FlagEntry> entries) {
+        this(entries, null);
+    }
+
+    /** {@code hostCompiler}: the program of the host compile command ({@code gcc}, {@code clang-19}), or null. */
+    public FlagFacts(List<FlagEntry> entries, String hostCompiler) {
         this.entries = List.copyOf(entries);
+        this.hostCompiler = hostCompiler;
+    }
+
+    /** The program of the host compile command these flags are of, or null when not known (a build file's list). */
+    public String hostCompiler() {
+        return hostCompiler;
+    }
+
+    /**
+     * The value of the last unconditional {@code -std=} of the host compiler among the flags, or null: the language
+     * standard the host compiler applies.
+     */
+    public String hostStd() {
+        String std = null;
+        for (FlagEntry e : entries) {
+            if (e.target() == FlagTarget.HOST && e.name().equals("std") && e.value() != null && !e.conditional())
+                std = e.value();
+        }
+        return std;
     }
 
     /** Every flag of the scope, in order. */
