@@ -56,7 +56,9 @@ final class ClangInstantiations {
     /**
      * Records the line of each explicit instantiation of this file ({@code template void run<float2>(float2 *,
      * const float2 *, int);}, {@code extern template} too) as the line of the instantiations of {@code named}'s
-     * templates it agrees with, where no call in code that is no template gave one.
+     * templates it agrees with, where no call in code that is no template gave one; an explicit instantiation with a
+     * struct or typedef this file declares ({@code run<Moments>}, which the parse's reading of the text leaves
+     * unknown) is added to {@code inst}.
      */
     static void explicitLines(
             ClangUnit unit,
@@ -74,14 +76,47 @@ final class ClangInstantiations {
             if (templates == null) continue;
             for (; counted < m.start(1); counted++) if (src.charAt(counted) == '\n') line++;
             List<String> args = new ArrayList<>();
-            for (String a : m.group(2).split(","))
-                args.add(ClangParser.instantiationType(a.trim().replaceAll("\\s+", " ")));
+            boolean declared = false;
+            for (String a : m.group(2).split(",")) {
+                String w = a.trim().replaceAll("\\s+", " ");
+                String t = ClangParser.instantiationType(w);
+                if (t == null && (t = declaredType(unit, w)) != null) declared = true;
+                args.add(t);
+            }
             for (Function g : templates) {
-                for (List<String> i : inst.get(g.node())) {
+                List<List<String>> theirs = inst.get(g.node());
+                if (declared && !theirs.contains(args) && theirs.size() < 64) theirs.add(args);
+                for (List<String> i : theirs) {
                     if (ClangTemplates.agrees(args, i)) at.get(g.node()).putIfAbsent(i, line);
                 }
             }
         }
+    }
+
+    /**
+     * The canonical type of a struct, class or typedef this file declares at its top level or in a namespace
+     * ({@code Moments}, {@code ns::Moments}): the one declaration of that name; null when there is none or several.
+     */
+    private static String declaredType(ClangUnit unit, String written) {
+        if (!written.matches("(?:[A-Za-z_]\\w*\\s*::\\s*)*[A-Za-z_]\\w*")) return null;
+        String simple = written.substring(written.lastIndexOf(':') + 1);
+        String found = null;
+        List<ClangNode> todo = new ArrayList<>(unit.top());
+        for (int depth = 0; depth < 4 && !todo.isEmpty(); depth++) {
+            List<ClangNode> next = new ArrayList<>();
+            for (ClangNode n : todo) {
+                if (n.kind == CXCursor_Namespace) next.addAll(n.children);
+                boolean decl = n.kind == CXCursor_StructDecl
+                        || n.kind == CXCursor_ClassDecl
+                        || n.kind == CXCursor_TypedefDecl
+                        || n.kind == CXCursor_TypeAliasDecl;
+                if (!decl || !simple.equals(n.spelling) || n.canon == null || n.canon.isEmpty()) continue;
+                if (found != null && !found.equals(n.canon)) return null;
+                found = n.canon;
+            }
+            todo = next;
+        }
+        return found == null || found.contains("type-parameter") ? null : found;
     }
 
     /** A member read of a value of a template parameter's type: {@code out[i].x}, {@code p->x} ({@code param}'s). */
