@@ -68,13 +68,12 @@ final class ClangInstantiations {
         byte[] text = unit.source();
         if (text == null) return;
         String src = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int[] lines = {1, 0}; // the line of offset lines[1]
         Matcher m = ClangParser.EXPLICIT_INSTANTIATION.matcher(src);
-        int line = 1;
-        int counted = 0;
         while (m.find()) {
             List<Function> templates = named.get(m.group(1));
             if (templates == null) continue;
-            for (; counted < m.start(1); counted++) if (src.charAt(counted) == '\n') line++;
+            int line = lineOf(src, m.start(1), lines);
             List<String> args = new ArrayList<>();
             boolean declared = false;
             for (String a : m.group(2).split(",")) {
@@ -83,14 +82,117 @@ final class ClangInstantiations {
                 if (t == null && (t = declaredType(unit, w)) != null) declared = true;
                 args.add(t);
             }
+            for (Function g : templates) record(g, args, declared, line, inst, at);
+        }
+        // template void run(float2 *, const float2 *, int);: the arguments deduced from the parameters' types
+        Matcher d = DEDUCED_INSTANTIATION.matcher(src);
+        while (d.find()) {
+            List<Function> templates = named.get(d.group(1));
+            if (templates == null) continue;
+            int line = lineOf(src, d.start(1), lines);
             for (Function g : templates) {
-                List<List<String>> theirs = inst.get(g.node());
-                if (declared && !theirs.contains(args) && theirs.size() < 64) theirs.add(args);
-                for (List<String> i : theirs) {
-                    if (ClangTemplates.agrees(args, i)) at.get(g.node()).putIfAbsent(i, line);
-                }
+                List<String> args = deduced(unit, g, d.group(2));
+                if (args != null) record(g, args, true, line, inst, at);
             }
         }
+    }
+
+    /**
+     * An explicit instantiation that names no template arguments ({@code template void run(float2 *, const float2 *,
+     * int);}, {@code extern} too): group 1 the name, group 2 the parameter types.
+     */
+    private static final Pattern DEDUCED_INSTANTIATION = Pattern.compile(
+            "(?m)^\\s*(?:extern\\s+)?template\\s+(?!<)[^;{}()<>]{1,200}?\\b([A-Za-z_]\\w*)\\s*\\(([^;{}()]{0,400})\\)\\s*;");
+
+    /** A parameter's type written as a template parameter's ("T", "const T *", "T &"), as Clang's canonical type. */
+    private static final Pattern PARAM =
+            Pattern.compile("^(?:const )?type-parameter-0-(\\d+)(?: const)?( \\*)?(?: const)?(?: &&?)?$");
+
+    /**
+     * The type arguments of {@code g} that the parameter types {@code written} of an explicit instantiation bind by
+     * position ({@code float2 *} for {@code T *}), or null unless every type parameter is bound, consistently.
+     */
+    private static List<String> deduced(ClangUnit unit, Function g, String written) {
+        List<ClangNode> params = new ArrayList<>();
+        int types = 0;
+        List<Integer> typeParams = new ArrayList<>();
+        for (ClangNode c : g.node().children) {
+            if (c.kind == CXCursor_ParmDecl) params.add(c);
+            if (c.kind == CXCursor_TemplateTypeParameter) typeParams.add(types);
+            if (c.kind == CXCursor_TemplateTypeParameter
+                    || c.kind == CXCursor_NonTypeTemplateParameter
+                    || c.kind == CXCursor_TemplateTemplateParameter) types++;
+        }
+        String[] parts = written.trim().isEmpty() ? new String[0] : written.split(",");
+        if (parts.length != params.size() || typeParams.isEmpty()) return null;
+        String[] bound = new String[types];
+        for (int i = 0; i < parts.length; i++) {
+            Matcher p = PARAM.matcher(params.get(i).canon == null ? "" : params.get(i).canon);
+            if (!p.matches()) continue;
+            String t = writtenType(unit, parts[i], p.group(2) != null);
+            int k = Integer.parseInt(p.group(1));
+            if (t == null || k >= types) return null;
+            if (bound[k] != null && !bound[k].equals(t)) return null;
+            bound[k] = t;
+        }
+        for (int k : typeParams) if (bound[k] == null) return null;
+        return java.util.Arrays.asList(bound);
+    }
+
+    /** A written parameter: group 1 its type when it ends with a name ({@code float2 *out}). */
+    private static final Pattern PARAMETER_NAME = Pattern.compile("^(.*?)\\s*\\b[A-Za-z_]\\w*$");
+
+    /**
+     * The canonical type a parameter's written type ({@code const float2 *in}) gives the template parameter of a
+     * parameter of type {@code T} or ({@code pointer}) {@code T *}: without qualifiers, reference, pointer and name;
+     * null when it is not a type {@link ClangParser#instantiationType} or {@link #declaredType} knows.
+     */
+    private static String writtenType(ClangUnit unit, String written, boolean pointer) {
+        String w = written.replaceAll("\\b(?:const|volatile|__restrict__|restrict)\\b", " ")
+                .replaceAll("\\s+", " ")
+                .trim();
+        Matcher named = PARAMETER_NAME.matcher(w);
+        List<String> candidates = new ArrayList<>(List.of(w));
+        if (named.matches() && !named.group(1).isEmpty()) candidates.add(named.group(1));
+        for (String c : candidates) {
+            c = c.replaceAll("\\s*&+$", "").trim();
+            if (pointer) {
+                if (!c.endsWith("*")) continue;
+                c = c.substring(0, c.length() - 1).trim();
+            }
+            String t = ClangParser.instantiationType(c);
+            if (t == null) t = declaredType(unit, c);
+            if (t != null) return t;
+        }
+        return null;
+    }
+
+    /**
+     * Adds {@code args} to {@code g}'s instantiations when {@code add} (and it is new), and gives {@code line} to
+     * those of them it agrees with that have none.
+     */
+    private static void record(
+            Function g,
+            List<String> args,
+            boolean add,
+            int line,
+            Map<ClangNode, List<List<String>>> inst,
+            Map<ClangNode, Map<List<String>, Integer>> at) {
+        List<List<String>> theirs = inst.get(g.node());
+        if (add && !theirs.contains(args) && theirs.size() < 64) theirs.add(args);
+        for (List<String> i : theirs) {
+            if (ClangTemplates.agrees(args, i)) at.get(g.node()).putIfAbsent(i, line);
+        }
+    }
+
+    /** The line of {@code offset} in {@code src}, counting on from the last offset asked ({@code lines}). */
+    private static int lineOf(String src, int offset, int[] lines) {
+        if (offset < lines[1]) {
+            lines[0] = 1;
+            lines[1] = 0;
+        }
+        for (; lines[1] < offset; lines[1]++) if (src.charAt(lines[1]) == '\n') lines[0]++;
+        return lines[0];
     }
 
     /**
