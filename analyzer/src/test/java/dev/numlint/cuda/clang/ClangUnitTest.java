@@ -108,6 +108,34 @@ class ClangUnitTest {
     }
 
     /**
+     * Session 31's defect 6: a kernel template launched without template arguments from a host template whose only
+     * instantiations are explicit ones; the atomic adds a member of the instantiated vector type.
+     */
+    @Test
+    void aLaunchInAnExplicitlyInstantiatedTemplateDeducesTheKernelsMemberTypes() throws Exception {
+        ClangUnit u = parse(
+                "deduced.cu",
+                """
+                template <class T> __global__ void scatter(T *out, const T *in, int n) {
+                  int i = blockIdx.x * blockDim.x + threadIdx.x;
+                  if (i < n) atomicAdd(&(out[i / 32].x), in[i].x);
+                }
+                template <class T> void run(T *out, const T *in, int n) { scatter<<<(n + 255) / 256, 256>>>(out, in, n); }
+                template void run<float2>(float2 *, const float2 *, int);
+                template void run(int2 *, const int2 *, int);
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.functions().get(0).instantiations()).containsExactly(List.of("float2"), List.of("int2"));
+        assertThat(u.atomics())
+                .extracting(a -> a.node().line + ":" + a.type() + ":" + a.instantiatedAt() + ":" + a.with())
+                .containsExactly("3:float:6:member x of T = float2");
+        // int2's member x is an integer: that instantiation adds nothing floating
+        assertThat(u.atomicCalls())
+                .extracting(ClangAtomicCalls.AtomicCall::integral)
+                .containsExactly(false);
+    }
+
+    /**
      * Issue 25: types that no file read defines (a configured header not generated) are named with the places that
      * use them, and the worker's wire format carries them.
      */

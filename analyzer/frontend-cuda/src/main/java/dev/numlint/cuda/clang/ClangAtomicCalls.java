@@ -64,6 +64,8 @@ public final class ClangAtomicCalls {
                     || unsignedKind(kind)
                     || (kind == CXType_Invalid || kind == CXType_Unexposed || kind == CXType_Dependent) && counter;
             // a call of an overload this file defines: its body's adds are judged there and at this call (ClangAtomics)
+            // a template whose every instantiation in view adds an integer (T = int, or T = int2's member x)
+            integral |= ClangInstantiations.integralInEvery(unit, fn, ptr);
             boolean record = kind == CXType_Record || kind == CXType_Elaborated;
             if (record && n.refUsr != null) {
                 for (Function f : unit.functions()) if (n.refUsr.equals(f.node().usr)) integral = true;

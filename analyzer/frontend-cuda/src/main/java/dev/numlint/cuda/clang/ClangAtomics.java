@@ -37,6 +37,23 @@ final class ClangAtomics {
             boolean fp =
                     floating(kind) || type != null && (type.startsWith("__half") || type.startsWith("__nv_bfloat"));
             if (!fp && fn.template()) {
+                // a member of a template parameter's value (&out[i].x with T = float2): the member's type in each
+                // instantiation in view
+                ClangInstantiations.Member member = ClangInstantiations.member(unit, ptr);
+                ClangNode a1 = args.get(1);
+                List<Atomic> members = member == null
+                        ? null
+                        : ClangInstantiations.memberAtomics(
+                                unit,
+                                fn,
+                                n,
+                                name,
+                                member,
+                                a1.value != null || strip(a1) == null ? a1.value : strip(a1).value);
+                if (members != null) {
+                    out.addAll(members);
+                    return;
+                }
                 // a dependent pointer (&grid[i] with REAL *grid) has no canonical pointee: the parameter in it
                 String param = type != null ? type.replace("const ", "") : ClangUnit.templateParam(ptr);
                 if (param == null) param = autoInitialized(ptr, fn);
@@ -51,7 +68,8 @@ final class ClangAtomics {
                                 : strip(addend) == null ? null : strip(addend).value;
                         int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
                         for (String t : inst.split(", ")) {
-                            out.add(new Atomic(n, name, t, true, true, v, fn, ClangTemplates.instantiatedAt(fn, k, t)));
+                            out.add(new Atomic(
+                                    n, name, t, true, true, v, fn, ClangTemplates.instantiatedAt(fn, k, t), null));
                         }
                         return;
                     } else if (ClangTemplates.instantiatedWith(fn, param, false) == null && complexElement(fn, param)) {

@@ -436,7 +436,7 @@ public final class ClangParser {
             case "int16_t", "short int" -> "short";
             case "int32_t", "signed", "signed int" -> "int";
             case "int64_t", "long int", "ptrdiff_t" -> "long";
-            default -> null;
+            default -> ClangInstantiations.vectorType(t);
         };
     }
 
@@ -445,7 +445,7 @@ public final class ClangParser {
             java.util.regex.Pattern.compile("\\b([A-Za-z_]\\w*)\\s*<([^;{}()<>]{1,200})>\\s*\\(");
 
     /** {@code template <declaration of> name<arguments>(}: group 1 is the name (an explicit instantiation). */
-    private static final java.util.regex.Pattern EXPLICIT_INSTANTIATION = java.util.regex.Pattern.compile(
+    static final java.util.regex.Pattern EXPLICIT_INSTANTIATION = java.util.regex.Pattern.compile(
             "(?m)^\\s*(?:extern\\s+)?template\\s+(?!<)[^;{}()<>]{1,200}?\\b([A-Za-z_]\\w*)\\s*<([^;{}()<>]{1,200})>\\s*\\(");
 
     /** Copies the main file's cursors, depth first, with a visitor that recurses by hand to keep the parents. */

@@ -558,7 +558,8 @@ public final class ClangSupplement {
                             a.viaTemplate(),
                             a.addend(),
                             !a.floating(),
-                            a.instantiatedAt()));
+                            a.instantiatedAt(),
+                            a.with()));
         }
         for (ClangUnit.Call c : unit.intrinsics()) {
             if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;

@@ -143,8 +143,8 @@ final class ClangTemplates {
      * arguments ({@code inner<HIST, N, unsigned char>(n)}, {@code build<BIN, HIST, N><<<g, b>>>(...)}: LightGBM's
      * chain of launchers from {@code inner<float, 128>(n)} down to the histogram kernel) instantiates the callee with
      * the written arguments, the caller's parameters replaced by the caller's instantiation. An instantiation's line
-     * is where the chain starts: the call in code that is no template, or none when Clang's cursors give only the
-     * arguments (an explicit instantiation).
+     * is where the chain starts: the call in code that is no template, or an explicit instantiation's line. A kernel
+     * launch deduces as a call ({@code scatter<<<g, b>>>(out, in, n)} in {@code run<T>}, explicitly instantiated).
      */
     static List<ClangUnit.Function> deduce(List<ClangUnit.Function> functions, ClangUnit unit) {
         Map<ClangNode, List<List<String>>> inst = new IdentityHashMap<>();
@@ -159,6 +159,7 @@ final class ClangTemplates {
         }
         if (byName.isEmpty()) return functions;
         origins(functions, unit, byName, inst, at);
+        if (unit != null) ClangInstantiations.explicitLines(unit, byName, inst, at);
         boolean changed = true;
         for (int round = 0; round < 8 && changed; round++) {
             changed = false;
@@ -193,7 +194,7 @@ final class ClangTemplates {
                     ClangUnit.Function g = calledTemplate(call, byName);
                     if (g == null) continue;
                     for (List<String> args : List.copyOf(mine)) {
-                        List<String> bound = bind(g, arguments(call), args);
+                        List<String> bound = bind(g, ClangInstantiations.callArguments(call), args);
                         List<List<String>> theirs = inst.get(g.node());
                         if (bound != null && !theirs.contains(bound) && theirs.size() < MAX_INSTANTIATIONS) {
                             theirs.add(bound);
@@ -318,11 +319,12 @@ final class ClangTemplates {
                 ClangUnit.Function g = named.get(0);
                 // a call with more arguments than the template has parameters calls something else of that name (a
                 // plain call operator of another class, r(t), beside a member template operator() of four)
-                if (n.children.size() - 1 > parameters(g.node()).size()) return;
+                if (ClangInstantiations.callArguments(n).size()
+                        > parameters(g.node()).size()) return;
                 Matcher written = WRITTEN_ARGUMENTS.matcher(unit.text(n));
                 List<String> args = written.lookingAt() && written.group(1).equals(name)
                         ? substitute(written.group(2), List.of(), List.of(), g)
-                        : bind(g, arguments(n), List.of());
+                        : bind(g, ClangInstantiations.callArguments(n), List.of());
                 if (args == null) return;
                 for (List<String> i : inst.get(g.node())) {
                     if (agrees(args, i)) at.get(g.node()).putIfAbsent(i, n.line);
@@ -332,7 +334,7 @@ final class ClangTemplates {
     }
 
     /** Whether the known arguments of {@code a} are those of {@code b} at the same positions. */
-    private static boolean agrees(List<String> a, List<String> b) {
+    static boolean agrees(List<String> a, List<String> b) {
         for (int i = 0; i < a.size(); i++) {
             if (a.get(i) == null) continue;
             if (i >= b.size() || b.get(i) == null || !a.get(i).equals(b.get(i))) return false;
@@ -348,7 +350,7 @@ final class ClangTemplates {
         String name = ref.ref != null && !ref.ref.isEmpty() ? ref.ref : ref.spelling;
         List<ClangUnit.Function> named = byName.get(name);
         if (named == null) return null;
-        int n = call.children.size() - 1;
+        int n = ClangInstantiations.callArguments(call).size();
         ClangUnit.Function found = null;
         for (ClangUnit.Function g : named) {
             if (parameters(g.node()).size() != n) continue;

@@ -264,6 +264,11 @@ public final class ClangUnit {
         return file;
     }
 
+    /** The main file's text (null when not kept). */
+    byte[] source() {
+        return text;
+    }
+
     /** The source text of a node's extent (what the file holds there), or the node's spelling. */
     public String text(ClangNode n) {
         if (n.offset < 0 || n.endOffset > text.length || n.endOffset <= n.offset) return n.spelling;
@@ -373,7 +378,8 @@ public final class ClangUnit {
     /**
      * An atomic add; {@code type} is the canonical pointee type ("float", "double"), {@code addend} a constant. In a
      * template, one per floating type its parameter is instantiated with, {@code instantiatedAt} the line of the
-     * instantiation (null when not known or not a template's).
+     * instantiation (null when not known or not a template's), {@code with} the instantiation named when the added
+     * type is not its argument ("member x of T = float2"), else null.
      */
     public record Atomic(
             ClangNode node,
@@ -383,7 +389,8 @@ public final class ClangUnit {
             boolean viaTemplate,
             Double addend,
             Function in,
-            Integer instantiatedAt) {
+            Integer instantiatedAt,
+            String with) {
         public Atomic(
                 ClangNode node,
                 String name,
@@ -392,7 +399,7 @@ public final class ClangUnit {
                 boolean viaTemplate,
                 Double addend,
                 Function in) {
-            this(node, name, type, floating, viaTemplate, addend, in, null);
+            this(node, name, type, floating, viaTemplate, addend, in, null, null);
         }
     }
 

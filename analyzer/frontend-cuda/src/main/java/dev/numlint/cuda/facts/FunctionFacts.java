@@ -267,6 +267,9 @@ public final class FunctionFacts {
      * @param addend    the added value when it is a constant ({@code atomicAdd(p, 1.0f)}), else null
      * @param unknown   the added type is not known here (a template parameter without an instantiation in view, a
      *                  type no file read defines): {@code type} is its spelling, {@code floating} false
+     * @param instantiatedAt the line of the template's instantiation that adds {@code type}, or null
+     * @param instantiation  the instantiation named when {@code type} is not its argument ("member x of T = float2"),
+     *                       or null
      */
     public record Atomic(
             Site site,
@@ -275,18 +278,35 @@ public final class FunctionFacts {
             boolean inferred,
             Double addend,
             boolean unknown,
-            Integer instantiatedAt) {
+            Integer instantiatedAt,
+            String instantiation) {
+        public Atomic(
+                Site site,
+                String type,
+                boolean floating,
+                boolean inferred,
+                Double addend,
+                boolean unknown,
+                Integer instantiatedAt) {
+            this(site, type, floating, inferred, addend, unknown, instantiatedAt, null);
+        }
+
         public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend, boolean unknown) {
-            this(site, type, floating, inferred, addend, unknown, null);
+            this(site, type, floating, inferred, addend, unknown, null, null);
         }
 
         public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {
-            this(site, type, floating, inferred, addend, false, null);
+            this(site, type, floating, inferred, addend, false, null, null);
         }
 
-        /** The type as a message names it: "float (instantiated at line 20)" for a template's instantiation. */
+        /**
+         * The type as a message names it: "float (instantiated at line 20)" for a template's instantiation, "float
+         * (member x of T = float2, instantiated at line 6)" for a member of an instantiated struct.
+         */
         public String typeAsInstantiated() {
-            return instantiatedAt == null ? type : type + " (instantiated at line " + instantiatedAt + ")";
+            String at = instantiatedAt == null ? null : "instantiated at line " + instantiatedAt;
+            if (instantiation == null) return at == null ? type : type + " (" + at + ")";
+            return type + " (" + instantiation + (at == null ? "" : ", " + at) + ")";
         }
     }
 
