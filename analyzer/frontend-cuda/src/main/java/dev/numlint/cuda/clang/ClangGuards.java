@@ -65,7 +65,8 @@ final class ClangGuards {
                 && (n.spelling.equals("-") || n.spelling.equals("+"))) return limited(unit, n.children.get(0), guards);
         if (n.kind == CXCursor_DeclRefExpr
                 || n.kind == CXCursor_MemberRefExpr
-                || n.kind == CXCursor_ArraySubscriptExpr) {
+                || n.kind == CXCursor_ArraySubscriptExpr
+                || Path.deref(n)) {
             String k = Path.key(n);
             return k == null ? null : guards.get(k);
         }
@@ -441,11 +442,12 @@ final class ClangGuards {
         static Path of(ClangNode n) {
             if (n.kind != CXCursor_DeclRefExpr
                     && n.kind != CXCursor_MemberRefExpr
-                    && n.kind != CXCursor_ArraySubscriptExpr) return null;
+                    && n.kind != CXCursor_ArraySubscriptExpr
+                    && !deref(n)) return null;
             String k = key(n);
             if (k == null) return null;
             java.util.Set<String> parts = new java.util.HashSet<>();
-            boolean[] indirect = {n.kind == CXCursor_ArraySubscriptExpr};
+            boolean[] indirect = {n.kind == CXCursor_ArraySubscriptExpr || deref(n)};
             if (n.kind != CXCursor_DeclRefExpr) {
                 n.forEach(x -> {
                     if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) parts.add(x.refUsr);
@@ -456,14 +458,24 @@ final class ClangGuards {
             return new Path(k, java.util.Set.copyOf(parts), indirect[0]);
         }
 
+        /** Whether {@code n} reads through a pointer, {@code *p} (the element {@code p[0]}). */
+        static boolean deref(ClangNode n) {
+            return n != null && n.kind == CXCursor_UnaryOperator && n.spelling.equals("*") && n.children.size() == 1;
+        }
+
         /**
          * The key of a variable ({@code x}: its USR), a member ({@code base.name}, implicit {@code this} too) or an
-         * element with a variable or constant index ({@code base[i]}); null for any other expression.
+         * element with a variable or constant index ({@code base[i]}; {@code *p} is {@code p[0]}); null for any other
+         * expression.
          */
         static String key(ClangNode e) {
             ClangNode n = strip(e);
             if (n == null) return null;
             if (n.kind == CXCursor_DeclRefExpr) return n.refUsr;
+            if (deref(n)) {
+                String b = key(n.children.get(0));
+                return b == null ? null : b + "[" + 0.0 + "]";
+            }
             if (n.kind == CXCursor_MemberRefExpr) {
                 if (n.children.isEmpty()) return "this." + n.spelling;
                 String b = n.children.size() == 1 ? key(n.children.get(0)) : null;

@@ -420,7 +420,9 @@ final class ClangSyntax {
         }
         if (e.kind == CXCursor_DeclRefExpr
                 || e.kind == CXCursor_MemberRefExpr
-                || e.kind == CXCursor_ArraySubscriptExpr) {
+                || e.kind == CXCursor_ArraySubscriptExpr
+                // *p, a value read through a pointer, is data as p[0] is
+                || e.kind == CXCursor_UnaryOperator && e.spelling.equals("*") && e.children.size() == 1) {
             return fp;
         }
         for (ClangNode c : e.children) if (floatData(c)) return true;
