@@ -577,6 +577,17 @@ final class TopLevelSplitter {
             f.longDoubleWhat = "return type of '" + f.name + "'";
         }
         if (cls != null && owner == null) cls.methods.put(f.name, ret);
+        if (!f.global && !f.device && !f.host) {
+            // a definition without an execution space takes an earlier declaration's (nvcc: SIXTRL_FN, __host__
+            // __device__, on the prototype and 'inline float f(float x) { ... }' below is device code too)
+            for (FileScope.FuncSig d : scope.functions.getOrDefault(f.name, List.of())) {
+                if (d.device() && d.params().size() == f.paramTypes.size()) {
+                    f.device = true;
+                    f.host = d.host();
+                    break;
+                }
+            }
+        }
         scope.addFunction(new FileScope.FuncSig(f.name, ret, f.paramTypes, f.global || f.device, f.runsOnHost()));
         java.util.BitSet out = outParams(f, open, close);
         if (!out.isEmpty()) scope.outParams.put(f.name, out);

@@ -30,7 +30,7 @@ public final class ClangUnit {
             CXCursor_ConversionFunction,
             CXCursor_FunctionTemplate);
     /** Declarations that hold functions: namespaces, classes, extern "C" blocks. */
-    private static final Set<Integer> CONTAINER_KINDS = Set.of(
+    static final Set<Integer> CONTAINER_KINDS = Set.of(
             CXCursor_Namespace,
             CXCursor_StructDecl,
             CXCursor_ClassDecl,
@@ -446,55 +446,7 @@ public final class ClangUnit {
     }
 
     private List<Function> computeFunctions() {
-        List<Function> out = new ArrayList<>();
-        java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(top);
-        while (!todo.isEmpty()) {
-            ClangNode n = todo.poll();
-            if (CONTAINER_KINDS.contains(n.kind)) {
-                todo.addAll(n.children);
-                continue;
-            }
-            if (!FUNCTION_KINDS.contains(n.kind)) continue;
-            ClangNode body = null;
-            boolean device = false;
-            boolean global = false;
-            boolean host = false;
-            for (ClangNode c : n.children) {
-                if (c.kind == CXCursor_CompoundStmt) body = c;
-                else if (c.kind == CXCursor_CUDADeviceAttr) device = true;
-                else if (c.kind == CXCursor_CUDAGlobalAttr) global = true;
-                else if (c.kind == CXCursor_CUDAHostAttr) host = true;
-            }
-            if (body == null) continue;
-            if (!device && !global && !host && n.offset >= 0 && body.offset > n.offset && body.offset <= text.length) {
-                // a template's attributes are not among its cursor's children: the words of its head
-                String head = new String(text, n.offset, body.offset - n.offset, StandardCharsets.UTF_8);
-                global = head.matches("(?s).*\\b__global__\\b.*");
-                device = head.matches("(?s).*\\b__device__\\b.*");
-                host = head.matches("(?s).*\\b__host__\\b.*");
-            }
-            String name = n.spelling;
-            ClangNode p = n.parent;
-            while (p != null) {
-                if (p.kind == CXCursor_StructDecl || p.kind == CXCursor_ClassDecl || p.kind == CXCursor_ClassTemplate) {
-                    name = p.spelling + "::" + name;
-                }
-                p = p.parent;
-            }
-            if (n.ref != null && !n.ref.isEmpty() && !name.contains("::")) name = n.ref + "::" + name;
-            boolean dev = device || global;
-            out.add(new Function(
-                    name,
-                    n.line,
-                    n.line,
-                    n.endLine,
-                    n.kind == CXCursor_FunctionTemplate,
-                    dev,
-                    host || !dev,
-                    n,
-                    ClangTemplates.base(n, templateArgs)));
-        }
-        return ClangTemplates.deduce(List.copyOf(out), this);
+        return ClangFunctions.of(this, top, templateArgs, text);
     }
 
     /** Every node below the functions' bodies, in source order, with its function. */
