@@ -566,11 +566,42 @@ public final class ClangUnit {
         eachInFunctions((fn, n) -> {
             if (n.kind != CXCursor_CallExpr) return;
             String name = callee(n);
+            // CUDA's C++ overload rsqrt(float) is rsqrtf (rsqrt.approx.f32): of a float, or of a template
+            // parameter's value in a template instantiated with float
+            if (fn.device() && name.equals("rsqrt") && floatArgument(n, fn)) name = "rsqrtf";
             boolean approximate = APPROXIMATE_INTRINSICS.contains(name)
                     || fn.device() && dev.numlint.knowledge.NumericFacts.APPROXIMATE_DEVICE_FUNCTIONS.containsKey(name);
             if (approximate && seen.add(n.offset)) out.add(new Call(n, name, fn));
         });
         return List.copyOf(out);
+    }
+
+    private static final java.util.regex.Pattern TYPE_PARAMETER =
+            java.util.regex.Pattern.compile("^(?:const )?type-parameter-0-(\\d+)(?: const)?$");
+
+    /**
+     * Whether the one argument of the call {@code n} is a float: by its type, or, in a template pattern, a value of a
+     * type parameter that an instantiation in view binds to float.
+     */
+    private static boolean floatArgument(ClangNode n, Function fn) {
+        List<ClangNode> args = arguments(n);
+        if (args.size() != 1 || args.get(0) == null) return false;
+        ClangNode a = strip(args.get(0));
+        if (a == null) return false;
+        if (a.canonKind == CXType_Float) return true;
+        // the argument's type, or, for arithmetic on values of one type parameter (a dependent type:
+        // in[i] * in[i] + T(1)), that parameter
+        Set<Integer> params = new HashSet<>();
+        a.forEach(x -> {
+            java.util.regex.Matcher p = TYPE_PARAMETER.matcher(x.canon == null ? "" : x.canon);
+            if (p.matches()) params.add(Integer.parseInt(p.group(1)));
+        });
+        if (params.size() != 1) return false;
+        int k = params.iterator().next();
+        for (List<String> args0 : fn.instantiations()) {
+            if (k < args0.size() && args0.get(k).equals("float")) return true;
+        }
+        return false;
     }
 
     private List<ClangNode> computeDivisions() {
