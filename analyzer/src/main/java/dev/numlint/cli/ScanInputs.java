@@ -416,14 +416,34 @@ final class ScanInputs {
         return file;
     }
 
-    /** The working directory when every PATH lies under it (paths in reports stay clickable), else the first PATH. */
+    /**
+     * The working directory when every PATH lies under it (paths in reports stay clickable), else the deepest
+     * directory that holds every PATH, so that the files of each are named relative to one place ({@code a/x.c},
+     * {@code b/y.c}; not {@code x.c} beside an absolute {@code /tmp/t/b/y.c}); the first PATH when only the file
+     * system's root holds them all. It names files only: the configuration is read from a PATH or the working
+     * directory ({@link #configDirs}), never from a directory above the scanned tree.
+     */
     static Path root(List<Path> paths) {
         Path cwd = Path.of("").toAbsolutePath().normalize();
         if (paths.stream().allMatch(p -> p.startsWith(cwd))) {
             return cwd;
         }
         Path first = paths.get(0);
-        return Files.isDirectory(first) ? first : first.getParent();
+        Path common = Files.isDirectory(first) ? first : first.getParent();
+        for (Path p : paths) {
+            Path d = Files.isDirectory(p) ? p : p.getParent();
+            while (common != null && d != null && !d.startsWith(common)) common = common.getParent();
+        }
+        if (common == null || common.getParent() == null) return Files.isDirectory(first) ? first : first.getParent();
+        return common;
+    }
+
+    /** Where the tree's own configuration is looked for: the first PATH's directory, then the working directory. */
+    private static List<Path> configDirs(List<Path> paths, Path root) {
+        Path first = paths.get(0);
+        Path dir = Files.isDirectory(first) ? first : first.getParent();
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        return root.equals(cwd) || root.equals(dir) ? List.of(dir, root) : List.of(dir);
     }
 
     private NumlintConfig loadConfig(List<Path> paths, Path root) {
@@ -440,9 +460,7 @@ final class ScanInputs {
             }
             return NumlintConfig.load(checkedInput("--config", config));
         }
-        Path first = paths.get(0);
-        Path dir = Files.isDirectory(first) ? first : first.getParent();
-        for (Path d : List.of(dir, root)) {
+        for (Path d : configDirs(paths, root)) {
             Path f = d.resolve(NumlintConfig.FILE_NAME);
             if (Files.isRegularFile(f) || Files.isSymbolicLink(f)) {
                 // the tree's own configuration: read only when it is a file of that directory, not a link out of it

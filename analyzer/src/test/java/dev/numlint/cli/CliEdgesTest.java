@@ -172,6 +172,21 @@ class CliEdgesTest {
         assertUsageError(run("scan", dir.toString()), "duplicate key 'exclude'");
     }
 
+    /**
+     * Two PATHs outside the working directory: each file is named relative to the directory that holds both (before,
+     * the first PATH's files were relative and the second's absolute), and that directory, above the scanned tree,
+     * is no place a configuration is read from.
+     */
+    @Test
+    void twoPathsAreNamedFromTheDirectoryThatHoldsThemAndItsConfigurationIsNotRead() throws IOException {
+        write("a/k.cu", "x = HAZARD(NL001);\n");
+        write("b/m.cu", "x = HAZARD(NL001);\n");
+        write(".numlint.yml", "rules:\n  NL001: {enabled: false}\n");
+        Run r = run("scan", "--format", "json", dir.resolve("a").toString(), dir.resolve("b").toString());
+        assertThat(r.out()).contains("\"file\" : \"a/k.cu\"").contains("\"file\" : \"b/m.cu\"");
+        assertThat(r.out()).doesNotContain("\"file\" : \"" + dir).contains("none: built-in defaults");
+    }
+
     @Test
     void scanHelpListsEveryExitCode() {
         Run help = run("scan", "--help");
