@@ -182,7 +182,12 @@ class CliEdgesTest {
         write("a/k.cu", "x = HAZARD(NL001);\n");
         write("b/m.cu", "x = HAZARD(NL001);\n");
         write(".numlint.yml", "rules:\n  NL001: {enabled: false}\n");
-        Run r = run("scan", "--format", "json", dir.resolve("a").toString(), dir.resolve("b").toString());
+        Run r = run(
+                "scan",
+                "--format",
+                "json",
+                dir.resolve("a").toString(),
+                dir.resolve("b").toString());
         assertThat(r.out()).contains("\"file\" : \"a/k.cu\"").contains("\"file\" : \"b/m.cu\"");
         assertThat(r.out()).doesNotContain("\"file\" : \"" + dir).contains("none: built-in defaults");
     }

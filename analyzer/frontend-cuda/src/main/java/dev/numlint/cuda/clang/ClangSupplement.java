@@ -37,6 +37,8 @@ public final class ClangSupplement {
 
     private final Set<String> floatConversionPositions = new HashSet<>();
     private final Set<Integer> intrinsicLines = new HashSet<>();
+    /** Lines where the hand-written facts hold a float division. */
+    private final Set<Integer> divisionLines = new HashSet<>();
     /** Lines of the hand-written facts' promotions (float destinations given a double value). */
     private final Set<Integer> promotionLines = new HashSet<>();
 
@@ -155,8 +157,10 @@ public final class ClangSupplement {
             if (c.fastIntrinsic()) intrinsicLines.add(c.site().line());
         for (FunctionFacts.Promotion p : facts.promotions)
             promotionLines.add(p.site().line());
-        for (FunctionFacts.Division d : facts.divisions)
+        for (FunctionFacts.Division d : facts.divisions) {
             if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
+            divisionLines.add(d.site().line());
+        }
         // a product of whole numbers within the significand is exact: fused or not the same (ClangExactIntegers)
         facts.contractions.removeIf(
                 c -> ClangWholeNumbers.exactAt(unit, c.site().line(), c.product()));
@@ -574,7 +578,11 @@ public final class ClangSupplement {
         }
         for (ClangNode d : unit.divisions()) {
             ClangUnit.Function fn = unit.functionOf(d);
-            if (fn == null || !whole.contains(fn)) continue;
+            // in a function the hand-written front end read, a division of a template parameter's values that an
+            // instantiation in view makes float (T = float: in[i] / s) where it holds none: it cannot know the type
+            if (fn == null
+                    || !whole.contains(fn) && (ClangSyntax.floating(d.canonKind) || divisionLines.contains(d.line)))
+                continue;
             // a power-of-two divisor: the approximate quotient is the exact one (FloatExactness.exactFloatDivisor)
             if (d.children.size() == 2
                     && dev.numlint.knowledge.FloatExactness.exactFloatDivisor(ClangSyntax.constant(d.children.get(1))))

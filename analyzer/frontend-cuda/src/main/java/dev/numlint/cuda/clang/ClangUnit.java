@@ -587,10 +587,15 @@ public final class ClangUnit {
         List<ClangNode> args = arguments(n);
         if (args.size() != 1 || args.get(0) == null) return false;
         ClangNode a = strip(args.get(0));
-        if (a == null) return false;
-        if (a.canonKind == CXType_Float) return true;
-        // the argument's type, or, for arithmetic on values of one type parameter (a dependent type:
-        // in[i] * in[i] + T(1)), that parameter
+        return a != null && (a.canonKind == CXType_Float || instantiatedFloat(a, fn));
+    }
+
+    /**
+     * Whether {@code a}, an expression of a template pattern, is a float in an instantiation in view: its type, or,
+     * for arithmetic on values of one type parameter (a dependent type: {@code in[i] * in[i] + T(1)}), that
+     * parameter, is bound to float by one of the function's instantiations.
+     */
+    static boolean instantiatedFloat(ClangNode a, Function fn) {
         Set<Integer> params = new HashSet<>();
         a.forEach(x -> {
             java.util.regex.Matcher p = TYPE_PARAMETER.matcher(x.canon == null ? "" : x.canon);
@@ -609,7 +614,7 @@ public final class ClangUnit {
         eachInFunctions((fn, n) -> {
             if ((n.kind == CXCursor_BinaryOperator && n.spelling.equals("/")
                             || n.kind == CXCursor_CompoundAssignOperator && n.spelling.equals("/="))
-                    && floatQuotient(n)) {
+                    && (floatQuotient(n) || !floating(n.canonKind) && instantiatedFloat(n, fn))) {
                 out.add(n);
             }
         });
