@@ -44,6 +44,10 @@ class DoublePromotionTest {
                         "    float y = x * 0.1;",
                         "    return (int)y;",
                         "}",
+                        "float wrapped(float p) {",
+                        "    p -= 6.283185307 * floorf(p / 6.283185307 + 0.5);",
+                        "    return p;",
+                        "}",
                         ""));
         List<Finding> f = new TestScanContext(dir)
                 .run(new CudaSourceAnalyzer()).findings().stream()
@@ -51,7 +55,7 @@ class DoublePromotionTest {
                         .sorted(java.util.Comparator.comparingInt(
                                 x -> x.location().startLine()))
                         .toList();
-        assertThat(f).extracting(x -> x.location().startLine()).containsExactly(5, 9, 13, 17);
+        assertThat(f).extracting(x -> x.location().startLine()).containsExactly(5, 9, 13, 17, 21);
         assertThat(f.get(0).message())
                 .contains("one ulp can change ceil() at line 5")
                 .doesNotContain("the int");
@@ -59,5 +63,8 @@ class DoublePromotionTest {
         assertThat(f.get(2).message()).contains("one ulp can change floor() at line 13");
         // no rounding inside: the conversion after it stays the consequence
         assertThat(f.get(3).message()).contains("one ulp can change the int at line 18");
+        // a wrap, x - P * floorf(x / P + 0.5): a step of the floor is taken back by the subtraction (its value
+        // moves by P); the rounding is not the consequence, the value's uses are (here: only returned)
+        assertThat(f.get(4).message()).doesNotContain("floorf()").contains("about an ulp");
     }
 }

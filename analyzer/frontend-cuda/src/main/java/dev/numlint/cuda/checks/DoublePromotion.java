@@ -155,9 +155,27 @@ public final class DoublePromotion implements CudaCheck {
                 if (c == '(') depth++;
                 else if (c == ')' && --depth == 0) close = i;
             }
-            if (close > open && inside.matcher(text.substring(open + 1, close)).find()) return fn;
+            if (close > open
+                    && inside.matcher(text.substring(open + 1, close)).find()
+                    && wholeValue(text.substring(0, m.start()), text.substring(close + 1))) return fn;
         }
         return null;
+    }
+
+    /** {@code pow(2.0, }, {@code exp2(}, {@code ldexp(1.0, }: a function exact of an integral argument. */
+    private static final java.util.regex.Pattern EXACT_OF_INTEGER =
+            java.util.regex.Pattern.compile("(?:std::)?(?:(?:pow|powf|ldexp|ldexpf)\\(\\d+(?:\\.\\d*)?f?,|exp2f?\\()");
+
+    /**
+     * Whether the rounding between {@code before} and {@code after} (the rest of the expression) is the value the
+     * expression rounds to its target: the whole expression, or the argument of a function exact of an integer
+     * ({@code pow(2.0, ceil(...))}). A rounding combined with other terms ({@code x - P * floorf(x / P + 0.5)}, a
+     * wrap) moves the value by a step those terms can take back: its uses decide, not the rounding.
+     */
+    private static boolean wholeValue(String before, String after) {
+        String b = before.replaceAll("\\s+", "");
+        String a = after.replaceAll("\\s+", "");
+        return b.isEmpty() && a.isEmpty() || EXACT_OF_INTEGER.matcher(b).matches() && a.equals(")");
     }
 
     /** The target as written ({@code float 'x'}, {@code 'terms[i]'}), with a long quoted name shortened. */

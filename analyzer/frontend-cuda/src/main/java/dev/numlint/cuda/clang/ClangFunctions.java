@@ -21,15 +21,9 @@ final class ClangFunctions {
     static List<ClangUnit.Function> of(
             ClangUnit unit, List<ClangNode> top, Map<String, List<List<String>>> templateArgs, byte[] text) {
         List<ClangUnit.Function> out = new ArrayList<>();
-        Map<String, boolean[]> declared = declaredSpaces(top);
-        java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(top);
-        while (!todo.isEmpty()) {
-            ClangNode n = todo.poll();
-            if (ClangUnit.CONTAINER_KINDS.contains(n.kind)) {
-                todo.addAll(n.children);
-                continue;
-            }
-            if (!ClangUnit.FUNCTION_KINDS.contains(n.kind)) continue;
+        List<ClangNode> declarations = declarations(top);
+        Map<String, boolean[]> declared = declaredSpaces(declarations);
+        for (ClangNode n : declarations) {
             ClangNode body = null;
             boolean device = false;
             boolean global = false;
@@ -86,15 +80,9 @@ final class ClangFunctions {
      * The execution spaces ({@code {device, host}}) that declarations without a body give their functions, by {@link
      * #key}: only declarations that name one ({@code __device__}, {@code __host__ __device__}).
      */
-    private static Map<String, boolean[]> declaredSpaces(List<ClangNode> top) {
+    private static Map<String, boolean[]> declaredSpaces(List<ClangNode> declarations) {
         Map<String, boolean[]> out = new HashMap<>();
-        java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(top);
-        while (!todo.isEmpty()) {
-            ClangNode n = todo.poll();
-            if (ClangUnit.CONTAINER_KINDS.contains(n.kind)) {
-                todo.addAll(n.children);
-                continue;
-            }
+        for (ClangNode n : declarations) {
             if (n.kind != CXCursor_FunctionDecl) continue;
             boolean device = false, host = false, body = false;
             for (ClangNode c : n.children) {
@@ -103,6 +91,18 @@ final class ClangFunctions {
                 else if (c.kind == CXCursor_CUDAHostAttr) host = true;
             }
             if (!body && device) out.putIfAbsent(key(n), new boolean[] {true, host});
+        }
+        return out;
+    }
+
+    /** The function-like declarations of the unit, in namespaces, classes and extern "C" blocks too, in order. */
+    private static List<ClangNode> declarations(List<ClangNode> top) {
+        List<ClangNode> out = new ArrayList<>();
+        java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(top);
+        while (!todo.isEmpty()) {
+            ClangNode n = todo.poll();
+            if (ClangUnit.CONTAINER_KINDS.contains(n.kind)) todo.addAll(n.children);
+            else if (ClangUnit.FUNCTION_KINDS.contains(n.kind)) out.add(n);
         }
         return out;
     }
