@@ -32,23 +32,4 @@ class HostContractionTest {
         }
         assertThat(HostContraction.clangFamily("gcc")).isFalse();
     }
-
-    @Test
-    void theBuildContextOfACommandSaysWhetherTheHostContracts() {
-        java.util.function.Supplier<dev.numlint.model.BuildContext> iso = () ->
-                dev.numlint.model.BuildContext.defaults().hostArch("native").hostStd("c99");
-        assertThat(iso.get().hostContracts()).isFalse();
-        assertThat(iso.get().hostCompiler("gcc").hostContracts()).isFalse();
-        assertThat(iso.get().hostCompiler("clang-19").hostContracts()).isTrue();
-        assertThat(iso.get().hostFastMath(true).hostContracts()).isTrue();
-        assertThat(iso.get().hostFpContractOff(false).hostContracts()).isTrue(); // -ffp-contract=fast
-        assertThat(iso.get().hostStd("gnu99").hostContracts()).isTrue();
-        assertThat(iso.get().hostStd("c++17").hostContracts()).isTrue();
-        assertThat(iso.get().hostArch("x86-64").hostContracts()).isFalse(); // no FMA instructions
-        assertThat(dev.numlint.model.BuildContext.defaults()
-                        .hostArch("native")
-                        .hostFpContractOff(true)
-                        .hostContracts())
-                .isFalse();
-    }
 }

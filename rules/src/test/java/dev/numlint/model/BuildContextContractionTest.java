@@ -1,0 +1,27 @@
+package dev.numlint.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link BuildContext#hostContracts()}: the host compiler's default contraction, from the command (HostContraction). */
+class BuildContextContractionTest {
+    @Test
+    void theBuildContextOfACommandSaysWhetherTheHostContracts() {
+        java.util.function.Supplier<BuildContext> iso =
+                () -> BuildContext.defaults().hostArch("native").hostStd("c99");
+        assertThat(iso.get().hostContracts()).isFalse();
+        assertThat(iso.get().hostCompiler("gcc").hostContracts()).isFalse();
+        assertThat(iso.get().hostCompiler("clang-19").hostContracts()).isTrue();
+        assertThat(iso.get().hostFastMath(true).hostContracts()).isTrue();
+        assertThat(iso.get().hostFpContractOff(false).hostContracts()).isTrue(); // -ffp-contract=fast
+        assertThat(iso.get().hostStd("gnu99").hostContracts()).isTrue();
+        assertThat(iso.get().hostStd("c++17").hostContracts()).isTrue();
+        assertThat(iso.get().hostArch("x86-64").hostContracts()).isFalse(); // no FMA instructions
+        assertThat(BuildContext.defaults()
+                        .hostArch("native")
+                        .hostFpContractOff(true)
+                        .hostContracts())
+                .isFalse();
+    }
+}
