@@ -72,7 +72,19 @@ final class ContextChoice {
                 // says nothing about a .cu that a CMake target names: the target is the build that compiles it
                 c = null;
             }
-            if (own == null && c == null) own = model.cmake.files.get(file);
+            if (own == null && c == null) {
+                BuildContext target = model.cmake.files.get(file);
+                if (target != null && !unit(file)) {
+                    // a header a CMake target lists is compiled by the units that #include it: their context (below:
+                    // a C unit's host flags, a .cu unit's nvcc flags such as -fmad=false for its device code), and
+                    // the target's only when no scanned unit includes it
+                    c = BuildContext.defaults();
+                    mergeDistinct(c, target);
+                    c.configuration(target.configuration());
+                } else {
+                    own = target;
+                }
+            }
             if (own != null) {
                 compiled.add(file);
                 c = BuildContext.defaults();
