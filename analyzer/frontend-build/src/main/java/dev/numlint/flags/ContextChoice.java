@@ -128,6 +128,7 @@ final class ContextChoice {
                 queue.add(inc);
             }
         }
+        deviceFromCudaIncluders(chosen, compiled, tus, scanned);
         notCompiledByDatabase(ctx, model, sources, chosen, includedByDbUnits);
         for (Map.Entry<Path, BuildContext> e : chosen.entrySet()) {
             if (!isEmpty(e.getValue()) || e.getValue().notCompiledReason() != null)
@@ -158,6 +159,53 @@ final class ContextChoice {
      * notes ({@link NotCompiledReview}). A file the database does not name but that an include of a compiled unit
      * reaches, or that another build of the tree (a Makefile, setup.py) compiles, is not concerned.
      */
+    /**
+     * A header that a CUDA unit includes as well as the host unit whose context it took (a C99 physics header shared
+     * by the CPU library and the kernels): its device code is compiled by that CUDA unit's nvcc, so the unit's device
+     * settings ({@code -fmad}, {@code -prec-div}, {@code -prec-sqrt}, {@code -ftz}, {@code --use_fast_math}) are its
+     * device settings; its host settings stay the host unit's. The first CUDA unit (by path) that reaches it decides,
+     * as the context of a header two CUDA units include is the first one's.
+     */
+    private static void deviceFromCudaIncluders(
+            Map<Path, BuildContext> chosen, Set<Path> compiled, List<Path> tus, Set<Path> scanned) {
+        Set<Path> visited = new HashSet<>();
+        for (Path tu : tus) {
+            BuildContext tc = chosen.get(tu);
+            if (!isCuda(tu) || tc == null || !deviceSettings(tc)) continue;
+            java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(List.of(tu));
+            while (!queue.isEmpty()) {
+                Path f = queue.poll();
+                for (Path inc : IncludeScan.quotedIncludes(f, tc.includePaths(), scanned)) {
+                    if (compiled.contains(inc) || !visited.add(inc)) continue;
+                    BuildContext hc = chosen.get(inc);
+                    if (hc != null && !deviceSettings(hc)) {
+                        hc.fastMath(tc.fastMath())
+                                .precDiv(tc.precDiv())
+                                .precSqrt(tc.precSqrt())
+                                .ftz(tc.ftz())
+                                .fmad(tc.fmad());
+                        for (BuildContext.FlagOrigin o : tc.origins()) {
+                            if (DEVICE_FLAG.matcher(o.flag()).find()) hc.addOrigin(o.flag(), o.location());
+                        }
+                    }
+                    queue.add(inc);
+                }
+            }
+        }
+    }
+
+    /** An nvcc flag that sets device arithmetic (its origin is what a device finding cites). */
+    private static final java.util.regex.Pattern DEVICE_FLAG =
+            java.util.regex.Pattern.compile("fmad|fast.math|prec.div|prec.sqrt|ftz");
+
+    private static boolean deviceSettings(BuildContext c) {
+        return c.fastMath() != null
+                || c.precDiv() != null
+                || c.precSqrt() != null
+                || c.ftz() != null
+                || c.fmad() != null;
+    }
+
     private static void notCompiledByDatabase(
             ScanContext ctx,
             Model model,
