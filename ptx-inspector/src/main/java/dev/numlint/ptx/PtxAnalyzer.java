@@ -330,7 +330,7 @@ public final class PtxAnalyzer implements Analyzer {
                 budget[1] = r.ptx().length();
                 budget[0] = fileBudgetNanos(budget[1]);
                 dev.numlint.model.WorkBudget.start(budget[0]);
-                analyzeText(ctx, sink, r.ptx(), r.ptxFile(), f, bc, sources);
+                analyzeText(ctx, unitSink(sink, bc), r.ptx(), r.ptxFile(), f, bc, sources);
             } else {
                 long size = Files.size(f);
                 long max = ctx.maxFileSize(dev.numlint.model.Layer.PTX);
@@ -374,6 +374,28 @@ public final class PtxAnalyzer implements Analyzer {
         } finally {
             dev.numlint.model.WorkBudget.stop();
         }
+    }
+
+    /**
+     * Where the findings of one compiled unit go: a unit that the configured build does not compile (a .cu file its
+     * compilation database does not list, compiled here with borrowed or default flags) gives notes only, wherever
+     * they land ({@link dev.numlint.rules.NotCompiledNote}): its contraction of a line of a header that the build's
+     * own units compile with {@code -fmad=false} is not what this configuration computes.
+     */
+    static FindingSink unitSink(FindingSink sink, BuildContext bc) {
+        String why = bc.notCompiledReason();
+        if (why == null) return sink;
+        return new FindingSink() {
+            @Override
+            public void report(dev.numlint.model.Finding.Builder finding) {
+                sink.report(dev.numlint.rules.NotCompiledNote.apply(finding, why));
+            }
+
+            @Override
+            public void notify(Notification notification) {
+                sink.notify(notification);
+            }
+        };
     }
 
     /** CPU time per PTX file ({@code -Dnumlint.ptx.fileBudgetMs}, default 5 s as for the CUDA/C++ front end). */

@@ -135,6 +135,11 @@ public record Finding(
             return this;
         }
 
+        /** The message set so far, or null. */
+        public String message() {
+            return message;
+        }
+
         public Builder layer(Layer v) {
             layer = v;
             return this;

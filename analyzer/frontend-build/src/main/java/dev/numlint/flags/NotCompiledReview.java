@@ -4,18 +4,15 @@ import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
-import dev.numlint.rules.Quote;
-import dev.numlint.rules.RuleCatalog;
+import dev.numlint.rules.NotCompiledNote;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Findings in a file that the configured build is known not to compile ({@link BuildContext#notCompiledReason()}:
- * its compilation database lists the units of this configuration and not this one) are notes: a hazard there cannot
- * change what this configuration computes ("consequence over existence"). They are still reported, with the property
- * {@code notCompiled} giving the reason, so that a reader who builds another configuration sees them with
- * {@code --notes}. Build-flag findings are about the build itself and are left as they are.
+ * its compilation database lists the units of this configuration and not this one) are notes ({@link
+ * NotCompiledNote}). Build-flag findings are about the build itself and are left as they are.
  */
 final class NotCompiledReview {
     private NotCompiledReview() {}
@@ -31,12 +28,7 @@ final class NotCompiledReview {
                 out.add(f);
                 continue;
             }
-            String stated = RuleCatalog.get().phrase("not-compiled", "message", f.message());
-            out.add(f.toBuilder()
-                    .level(Level.NOTE)
-                    .message(stated.length() <= Quote.MESSAGE ? stated : f.message())
-                    .property("notCompiled", why)
-                    .build());
+            out.add(NotCompiledNote.apply(f.toBuilder(), why).build());
         }
         return out;
     }
