@@ -31,6 +31,41 @@ class ClangUnitTest {
         return u;
     }
 
+    /**
+     * A file compiled through an include ({@code #include "deposit.cu"}), and a header read from its unit's parse, whose
+     * first declaration is {@code typedef struct S {...} s;}: libclang visits the struct, then the typedef, which starts
+     * before it. That is not a second inclusion of the file: the functions after it are the file's (every one was
+     * lost, and with them the float atomics and casts of a photon-transport code's deposit kernel).
+     */
+    @Test
+    void aTypedefdStructBeforeTheFunctionsOfAnIncludedFileIsNoSecondInclusion() throws Exception {
+        Libclang lib = Libclang.get();
+        assertThat(lib).as("libclang loads: %s", Libclang.unavailable()).isNotNull();
+        byte[] deposit = """
+                typedef struct PhotonState { float pos[3]; unsigned int elem; float weight; } photon;
+                void deposit(float *energy, photon *r, unsigned int *bin) { *bin = (unsigned int)(r->weight * 8); }
+                typedef struct { int n; } counter;
+                void count(counter *c) { c->n++; }
+                """.getBytes(StandardCharsets.UTF_8);
+        byte[] header = "typedef struct P { float w; } pw;\nstatic float weightOf(const pw *p) { return p->w; }\n"
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] model = "#include \"w.h\"\n#include \"deposit.c\"\n#include \"deposit.c\"\n"
+                .getBytes(StandardCharsets.UTF_8);
+        Files.write(dir.resolve("deposit.c"), deposit);
+        Files.write(dir.resolve("w.h"), header);
+        Path unit = dir.resolve("model.c");
+        Files.write(unit, model);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        List<String> args = fe.arguments(unit, ClangFrontEnd.Language.C, BuildContext.defaults());
+        ClangUnit target = ClangParser.parse(unit, args, model, null, dir.resolve("deposit.c"), deposit);
+        assertThat(target.functions()).extracting(ClangUnit.Function::name).containsExactly("deposit", "count");
+        ClangUnit u = ClangParser.parse(
+                unit, args, model, null, null, null, java.util.Map.of(dir.resolve("w.h"), header), dir);
+        assertThat(ClangIncludes.of(u).get(dir.resolve("w.h")).functions())
+                .extracting(ClangUnit.Function::name)
+                .containsExactly("weightOf");
+    }
+
     @Test
     void templatedAndTypedefdAtomicsAndCastsHaveTheirCanonicalTypes() throws Exception {
         ClangUnit u = parse(

@@ -564,8 +564,12 @@ public final class ClangParser {
             ClangNode n = node(c, kind, loc);
             ClangNode p = parents.peek();
             if (target && p == null) {
-                if (n.offset >= 0 && n.offset < lastTopOffset) {
-                    targetDone = true; // a second inclusion of the target
+                // a second inclusion of the target starts again from the top: a cursor that ends before the start of
+                // an earlier one (a declaration that only starts before it, as `typedef struct S {...} s;` after its
+                // struct, is still the first inclusion's)
+                int end = n.endOffset >= 0 ? n.endOffset : n.offset + 1;
+                if (n.offset >= 0 && n.offset < lastTopOffset && end <= lastTopOffset) {
+                    targetDone = true;
                     return CXChildVisit_Continue;
                 }
                 lastTopOffset = Math.max(lastTopOffset, n.offset);
