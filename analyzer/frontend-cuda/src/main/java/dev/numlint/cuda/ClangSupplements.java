@@ -147,6 +147,17 @@ final class ClangSupplements {
                 through = null;
             }
             if (unit != null) stats.clangFromUnits.incrementAndGet();
+        } else if (through != null) {
+            // a file compiled only through an include, read from the parse of the unit that compiles it when that
+            // parse asked for it (UnitHeaders); else that unit is parsed again with the file as its target (below)
+            Path real = CudaScanRun.realPath(file);
+            UnitHeaders.Kept kept = real == null ? null : UnitHeaders.take(run, real, through.file());
+            if (kept != null
+                    && kept.header() != null
+                    && !dev.numlint.cuda.clang.ClangIncludes.notIncluded(kept.header())) {
+                unit = kept.header();
+                stats.clangFromUnits.incrementAndGet();
+            }
         }
         if (unit != null) {
             // read from its unit's parse

@@ -41,12 +41,17 @@ final class UnitHeaders {
         }
     }
 
-    /** After a compiled unit's preprocessing: it is the unit of each listed header it reads, unless a smaller is. */
+    /**
+     * After a compiled unit's preprocessing: it is the unit of each listed header and each file compiled only through
+     * an include ({@link CudaScanRun#included}) it reads, unless one before it is ({@link #before}).
+     */
     static void reached(CudaScanRun run, Path unit, Set<Path> reads) {
         if (!enabled() || unit == null) return;
         run.unitReads.put(unit, Set.copyOf(reads));
         for (Path h : reads) {
-            if (!run.listed.contains(h) || !SourceKinds.isHeader(h) || h.equals(unit)) continue;
+            boolean header = run.listed.contains(h) && SourceKinds.isHeader(h);
+            // a file compiled only through an include (.hcu, .inl, a .cu fragment) is read from the same parse
+            if (!header && !run.included.containsKey(h) || h.equals(unit)) continue;
             run.headerUnits.merge(h, unit, (a, b) -> before(run, a, b) ? a : b);
         }
     }
