@@ -279,22 +279,27 @@ final class FlagInterpreter {
                 || name.equals("mno-fma");
     }
 
-    /** -Xcompiler VALUE: a comma-separated list of host-compiler flags. */
+    /** One host-compiler flag of an {@code -Xcompiler} value: separated by commas, or by blanks. */
+    private static final java.util.regex.Pattern FORWARDED = java.util.regex.Pattern.compile("[^,\\s]+");
+
+    /**
+     * -Xcompiler VALUE: host-compiler flags separated by commas ({@code -Xcompiler -O3,-march=native}) or by blanks
+     * ({@code -Xcompiler "-fopenmp -Ofast"}: nvcc puts the value into the host compiler's command line as it is, so
+     * the host compiler gets two flags; {@code nvcc -dryrun} shows {@code -Ofast} there).
+     */
     private static void forward(List<FlagEntry> es, FlagTok t, String value, int offset) {
-        int pos = 0;
-        for (String part : value.split(",", -1)) {
-            String p = part.trim();
-            if (p.startsWith("-")) {
-                String name = canonical(p);
-                String v = null;
-                int eq = name.indexOf('=');
-                if (eq >= 0) {
-                    v = name.substring(eq + 1);
-                    name = name.substring(0, eq);
-                }
-                es.add(new FlagEntry(FlagTarget.CU_HOST, p, name, v, t, t.at(offset + pos + part.indexOf(p))));
+        java.util.regex.Matcher m = FORWARDED.matcher(value);
+        while (m.find()) {
+            String p = m.group();
+            if (!p.startsWith("-")) continue;
+            String name = canonical(p);
+            String v = null;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                v = name.substring(eq + 1);
+                name = name.substring(0, eq);
             }
-            pos += part.length() + 1;
+            es.add(new FlagEntry(FlagTarget.CU_HOST, p, name, v, t, t.at(offset + m.start())));
         }
     }
 
