@@ -498,6 +498,29 @@ final class PtxFindings {
         return null;
     }
 
+    /**
+     * Where the constant of a rule whose written line must hold it ({@code relocate-ptx} of a construct that follows
+     * arguments: a float constant) is written: nvcc propagates an argument into the callee it inlines, so {@code
+     * newton(a, 0.05f)} shows the constant at the solver's line, which writes none. The innermost call site on the
+     * instruction's inlining chain whose line holds the construct, else {@code written} as it is.
+     */
+    private SourcePos writtenArgument(PtxHit h, DebugLoc loc, SourcePos written) {
+        WrittenCode.Construct c = policy(h.ruleId()).relocatePtx();
+        if (c == null || !c.followsArguments() || written == null || loc == null || !loc.inlined()) return written;
+        if (holdsAt(c, written)) return written;
+        for (SourcePos site : loc.inlinedAt()) {
+            SourcePos p = writtenPos(new DebugLoc(site, null, List.of()), files);
+            if (p != null && p.line() > 0 && holdsAt(c, p)) return p;
+        }
+        return written;
+    }
+
+    private boolean holdsAt(WrittenCode.Construct c, SourcePos pos) {
+        Path f = fileIndex.get(pos.fileIndex());
+        String text = f == null ? null : sources.line(f, pos.line());
+        return text != null && WrittenCode.mayHold(c, text);
+    }
+
     private Location locationOf(SourcePos pos) {
         Path srcFile = pos == null ? null : fileIndex.get(pos.fileIndex());
         if (srcFile != null) {
@@ -521,6 +544,8 @@ final class PtxFindings {
             return; // an operation inside a header routine: the library's, not the programmer's expression
         }
         Location ptxLoc = Location.line(ctx.relativize(ptxFile), in.ptxLine());
+        SourcePos shownAt = written;
+        written = writtenArgument(h, loc, written);
         Location primary = locationOf(written);
         Path srcFile = written == null ? null : fileIndex.get(written.fileIndex());
         String srcLine = srcFile == null ? null : sources.line(srcFile, written.line());
@@ -584,6 +609,12 @@ final class PtxFindings {
             b.property("libraryCode", true).identity(b.identity().withLibraryCode(true));
         }
         evidence(b, h, primary, ptxLoc, srcLine);
+        if (shownAt != written && shownAt != null) {
+            Location inCallee = locationOf(shownAt);
+            if (inCallee != null) {
+                b.related(inCallee, dev.numlint.rules.RuleCatalog.get().phrase("ptx-line-inlined-argument"));
+            }
+        }
         if (cuFile == null && primary != ptxLoc) {
             b.related(ptxLoc, "emitted as `" + in.text() + "`");
         }

@@ -110,7 +110,14 @@ public final class WrittenCode {
          * A contraction: a sum or difference ({@code +}, {@code -}, {@code +=}, {@code -=}; the fma takes the line of
          * its addition, whose product may be written on another line), or a call.
          */
-        CONTRACTION;
+        CONTRACTION,
+        /**
+         * A float constant in double math: a floating literal with an {@code f} suffix ({@code 0.05f}), a name in
+         * capitals (a macro constant), the type {@code float} (a cast) or a statement written over several lines. A
+         * line that holds none of them is where nvcc placed the constant after inlining ({@code x - (x*x - a)/(2*x)}
+         * in a solver whose caller passed {@code 0.05f} as its first guess), not where it is written.
+         */
+        FLOAT_CONSTANT;
 
         /** The catalog's name of the construct ({@code double-math}). */
         public String id() {
@@ -131,7 +138,15 @@ public final class WrittenCode {
          * above it may hold it ({@link #continuedAfter}); conversions and divisions are judged on their line alone.
          */
         public boolean spansLines() {
-            return this == DOUBLE_MATH || this == CONTRACTION;
+            return this == DOUBLE_MATH || this == CONTRACTION || this == FLOAT_CONSTANT;
+        }
+
+        /**
+         * Whether the construct may reach the line it is shown at as an argument of the inlined function the line is
+         * in: a constant that nvcc propagates into the callee, written at a call site up the inlining chain.
+         */
+        public boolean followsArguments() {
+            return this == FLOAT_CONSTANT;
         }
 
         /** Whether the operand types the text does not show can bring the construct (a declared double). */
@@ -150,7 +165,8 @@ public final class WrittenCode {
                 }
             }
             throw new IllegalArgumentException(
-                    "no written construct '" + id + "' (known: conversion, division," + " double-math, contraction)");
+                    "no written construct '" + id + "' (known: conversion, division, double-math, contraction,"
+                            + " float-constant)");
         }
     }
 
@@ -164,6 +180,10 @@ public final class WrittenCode {
             case DIVISION -> s.indexOf('/') >= 0 || DIVISION_CALL.matcher(s).find();
             case DOUBLE_MATH -> partOfStatement(s) || doubleMath(withoutIntegerSubscripts(s));
             case CONTRACTION -> partOfStatement(s) || calls(s) || SUM.matcher(s).find();
+            case FLOAT_CONSTANT -> partOfStatement(s)
+                    || FLOAT_LITERAL.matcher(s).find()
+                    || CAPITAL_NAME.matcher(withoutIntegerSubscripts(s)).find()
+                    || s.matches("(?s).*\\bfloat\\b.*");
         };
     }
 
@@ -242,6 +262,10 @@ public final class WrittenCode {
     /** A floating literal without an {@code f} suffix: {@code 1.}, {@code .5}, {@code 0.5}, {@code 1e-3}. */
     private static final Pattern DOUBLE_LITERAL =
             Pattern.compile("(?<![\\w.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?=[eE]))(?:[eE][+-]?\\d+)?(?![\\w.])");
+
+    /** A floating literal with an {@code f} suffix: {@code 0.05f}, {@code 1.f}, {@code .5F}, {@code 1e-3f}. */
+    private static final Pattern FLOAT_LITERAL =
+            Pattern.compile("(?<![\\w.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?=[eE]))(?:[eE][+-]?\\d+)?[fF](?![\\w.])");
 
     /** A name in capitals that may be a macro constant ({@code M_PI}, {@code SSE_VX}). */
     private static final Pattern CAPITAL_NAME = Pattern.compile("\\b[A-Z][A-Z0-9_]+\\b");
