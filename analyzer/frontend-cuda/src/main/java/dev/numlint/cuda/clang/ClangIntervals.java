@@ -81,6 +81,8 @@ final class ClangIntervals {
                     return comparison(n) ? new double[] {0, 1} : unknown();
                 double[] mod = floorMod(n);
                 if (mod != null) return mod;
+                double[] ratio = n.spelling.equals("/") ? ClangExtremes.ratio(unit, n, fn) : null;
+                if (ratio != null) return ratio;
                 double[] a = eval(n.children.get(0), fn, depth - 1);
                 double[] b = eval(n.children.get(1), fn, depth - 1);
                 return ValueBounds.arith(n.spelling.charAt(0), a, b, integral(n.canonKind));

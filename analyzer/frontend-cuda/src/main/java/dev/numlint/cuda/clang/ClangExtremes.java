@@ -1,0 +1,164 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The extremes of an array and the ratio they bound: a min-max normalisation {@code (a[i] - lo) / (hi - lo)}, where
+ * {@code lo} and {@code hi} are the smallest and the largest element of {@code a} and the division is reached only when
+ * {@code hi != lo}, lies in [0, 1] (an image scaled to bytes for display or saving: {@code * 255}). Interval arithmetic
+ * alone cannot see it: the numerator and the denominator share {@code lo}. A variable is {@code a}'s minimum when every
+ * value it is given is an element of {@code a} and either a loop replaces it by every smaller element ({@code if (a[k]
+ * < lo) lo = a[k];}) or its element is the one {@code std::min_element} or {@code std::minmax_element}'s {@code first}
+ * found; its maximum likewise. Elements are told apart by the text of the array before the subscript.
+ */
+final class ClangExtremes {
+    private ClangExtremes() {}
+
+    /** [0, 1] when {@code div} (a {@code /}) is such a normalisation in {@code fn}, else null. */
+    static double[] ratio(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
+        if (fn == null || div.children.size() != 2) return null;
+        ClangNode num = operand(div.children.get(0));
+        ClangNode den = operand(div.children.get(1));
+        if (!difference(num) || !difference(den)) return null;
+        ClangNode a = operand(num.children.get(0));
+        String lo = variable(num.children.get(1));
+        String lo2 = variable(den.children.get(1));
+        String hi = variable(den.children.get(0));
+        String array = arrayOf(unit, a);
+        if (lo == null || !lo.equals(lo2) || hi == null || hi.equals(lo) || array == null) return null;
+        if (!extreme(unit, fn, lo, array, true) || !extreme(unit, fn, hi, array, false)) return null;
+        return apart(unit, div, lo, hi) ? new double[] {0, 1} : null;
+    }
+
+    /** {@code n} without parentheses, implicit conversions and explicit casts. */
+    private static ClangNode operand(ClangNode n) {
+        ClangNode x = strip(n);
+        while (x != null && isExplicitCast(x) && !x.children.isEmpty()) x = strip(x.children.get(x.children.size() - 1));
+        return x;
+    }
+
+    private static boolean difference(ClangNode n) {
+        return n != null && n.kind == CXCursor_BinaryOperator && n.spelling.equals("-") && n.children.size() == 2;
+    }
+
+    /** The variable {@code n} reads (its unified symbol name), or null. */
+    private static String variable(ClangNode n) {
+        ClangNode x = operand(n);
+        return x != null && x.kind == CXCursor_DeclRefExpr ? x.refUsr : null;
+    }
+
+    /** The text of the array an element read {@code n} reads ({@code in} of {@code in[i]}), or null. */
+    private static String arrayOf(ClangUnit unit, ClangNode n) {
+        if (n == null || n.kind != CXCursor_ArraySubscriptExpr && n.kind != CXCursor_CallExpr) return null;
+        String t = unit.text(n);
+        int b = t == null ? -1 : t.indexOf('[');
+        if (b <= 0 || !t.endsWith("]")) return null;
+        String base = t.substring(0, b).strip();
+        return base.matches("[A-Za-z_][\\w.>-]*") ? base : null;
+    }
+
+    /**
+     * Whether the variable {@code usr} is {@code array}'s minimum ({@code min}) or maximum in {@code fn}: every value
+     * it is given is an element of the array, and a loop keeps the extreme or {@code std::*_element} found it.
+     */
+    private static boolean extreme(ClangUnit unit, ClangUnit.Function fn, String usr, String array, boolean min) {
+        List<ClangNode> values = new ArrayList<>();
+        boolean[] other = new boolean[1];
+        boolean[] kept = new boolean[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) {
+                if (x.children.isEmpty()) other[0] = true;
+                else values.add(x.children.get(x.children.size() - 1));
+            } else if ((x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                            || x.kind == CXCursor_CompoundAssignOperator)
+                    && x.children.size() == 2
+                    && usr.equals(variable(x.children.get(0)))) {
+                if (x.kind == CXCursor_CompoundAssignOperator) other[0] = true;
+                else {
+                    values.add(x.children.get(1));
+                    if (keeps(unit, x, usr, array, min)) kept[0] = true;
+                }
+            } else if (x.kind == CXCursor_UnaryOperator && x.children.size() == 1) {
+                ClangNode o = operand(x.children.get(0));
+                if (o != null && o.kind == CXCursor_DeclRefExpr && usr.equals(o.refUsr)) other[0] = true;
+            }
+        });
+        if (other[0] || values.isEmpty()) return false;
+        boolean found = false;
+        for (ClangNode v : values) {
+            ClangNode e = operand(v);
+            if (!array.equals(arrayOf(unit, e))) {
+                // *std::min_element(a.begin(), a.end())
+                String t = unit.text(e);
+                if (t == null || !t.replace(" ", "").contains((min ? "min_element(" : "max_element(") + array)) {
+                    return false;
+                }
+                found = true;
+                continue;
+            }
+            found |= foundBySearch(unit, fn, e, min);
+        }
+        return kept[0] || found;
+    }
+
+    /** {@code assign} ({@code lo = a[k]}) is the then-branch of {@code if (a[k] < lo)} (for a maximum, {@code >}). */
+    private static boolean keeps(ClangUnit unit, ClangNode assign, String usr, String array, boolean min) {
+        ClangNode p = assign.parent;
+        while (p != null && (p.kind == CXCursor_CompoundStmt || p.kind == CXCursor_UnexposedExpr)) p = p.parent;
+        if (p == null || p.kind != CXCursor_IfStmt || p.children.isEmpty()) return false;
+        ClangNode test = operand(p.children.get(0));
+        if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) return false;
+        String op = test.spelling;
+        ClangNode l = test.children.get(0);
+        ClangNode r = test.children.get(1);
+        boolean elementFirst = usr.equals(variable(r)) && array.equals(arrayOf(unit, operand(l)));
+        boolean variableFirst = usr.equals(variable(l)) && array.equals(arrayOf(unit, operand(r)));
+        String smaller = min ? "<" : ">";
+        String larger = min ? ">" : "<";
+        return elementFirst && (op.equals(smaller) || op.equals(smaller + "="))
+                || variableFirst && (op.equals(larger) || op.equals(larger + "="));
+    }
+
+    /**
+     * The element {@code e} ({@code a[p]}) is at the position {@code std::min_element}, or the {@code first} of
+     * {@code std::minmax_element}, gave (for a maximum: {@code max_element}, {@code second}).
+     */
+    private static boolean foundBySearch(ClangUnit unit, ClangUnit.Function fn, ClangNode e, boolean min) {
+        String t = unit.text(e);
+        String index = t.substring(t.indexOf('[') + 1, t.length() - 1).strip();
+        String[] init = new String[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && x.spelling.equals(index) && !x.children.isEmpty() && init[0] == null) {
+                init[0] = unit.text(x.children.get(x.children.size() - 1));
+            }
+        });
+        String how = (init[0] != null ? init[0] : index).replace(" ", "");
+        if (how.contains(min ? "min_element(" : "max_element(") && !how.contains("minmax_element(")) return true;
+        String all = unit.text(fn.node());
+        return all != null && all.contains("minmax_element(") && how.contains(min ? ".first" : ".second");
+    }
+
+    /** {@code div} is reached only when {@code hi != lo}: inside the then-branch of such a test (or {@code hi > lo}). */
+    private static boolean apart(ClangUnit unit, ClangNode div, String lo, String hi) {
+        ClangNode c = div;
+        for (ClangNode p = div.parent; p != null; c = p, p = p.parent) {
+            if (p.kind != CXCursor_IfStmt || p.children.size() < 2 || p.children.get(1) != c) continue;
+            ClangNode test = operand(p.children.get(0));
+            if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) continue;
+            String l = variable(test.children.get(0));
+            String r = variable(test.children.get(1));
+            boolean hiLo = hi.equals(l) && lo.equals(r);
+            boolean loHi = lo.equals(l) && hi.equals(r);
+            if (test.spelling.equals("!=") && (hiLo || loHi)
+                    || test.spelling.equals(">") && hiLo
+                    || test.spelling.equals("<") && loHi) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
