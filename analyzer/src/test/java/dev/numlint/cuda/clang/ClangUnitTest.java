@@ -32,6 +32,29 @@ class ClangUnitTest {
     }
 
     /**
+     * A definition without an execution space after a {@code __host__ __device__} declaration: nvcc compiles it with
+     * the declaration's space; Clang's "cannot overload" is no error of the code (no clang-error notice for it).
+     */
+    @Test
+    void aDefinitionThatInheritsItsDeclarationsSpaceIsNoError() throws Exception {
+        ClangUnit u = parse(
+                "spaces.cu",
+                """
+                __host__ __device__ static double ratio(double a, double b);
+                static double ratio(double a, double b) { return a / b; }
+                __global__ void k(double *o) { o[0] = ratio(o[1], o[2]); }
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.errors()).isZero();
+        assertThat(ClangDiagnostics.nvccAccepts(
+                        "__host__ function 'ratio' cannot overload __host__ __device__ function 'ratio'"))
+                .isTrue();
+        assertThat(ClangDiagnostics.nvccAccepts(
+                        "__host__ function 'ratio' cannot overload __host__ __device__ function 'other'"))
+                .isFalse();
+    }
+
+    /**
      * A file compiled through an include ({@code #include "deposit.cu"}), and a header read from its unit's parse, whose
      * first declaration is {@code typedef struct S {...} s;}: libclang visits the struct, then the typedef, which starts
      * before it. That is not a second inclusion of the file: the functions after it are the file's (every one was

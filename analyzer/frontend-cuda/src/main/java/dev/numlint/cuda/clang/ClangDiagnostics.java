@@ -56,6 +56,7 @@ final class ClangDiagnostics {
                 int sev = clang_getDiagnosticSeverity(d);
                 if (sev < CXDiagnostic_Error) continue;
                 if (own && !inUnit(clang_getDiagnosticLocation(d), target)) continue;
+                if (nvccAccepts(clang_getDiagnosticSpelling(d).getString())) continue;
                 errors++;
                 if (first == null) {
                     CXSourceLocation loc = clang_getDiagnosticLocation(d);
@@ -82,6 +83,19 @@ final class ClangDiagnostics {
             }
         }
         return new Diag(errors, first, unknown);
+    }
+
+    /**
+     * A definition without an execution space after a {@code __host__ __device__} declaration of the same function
+     * ({@code LIB_FN static double f(double); static double f(double x) {...}}, a C physics header shared with
+     * kernels): Clang reads a second, host-only function that "cannot overload" the first; nvcc gives the definition
+     * the declaration's space and compiles it, and so does numlint ({@code ClangFunctions}). Not an error of the code.
+     */
+    private static final java.util.regex.Pattern SPACE_INHERITED = java.util.regex.Pattern.compile(
+            "^__host__ function '([^']{1,256})' cannot overload __host__ __device__ function '\\1'$");
+
+    static boolean nvccAccepts(String error) {
+        return error != null && SPACE_INHERITED.matcher(error).matches();
     }
 
     /** Records the type an "unknown type name" error in this file names, with its line. */
