@@ -317,6 +317,21 @@ public final class NumericFacts {
         return a == 0 || (!Double.isInfinite(a) && !Double.isNaN(a) && a == Math.scalb(1.0, Math.getExponent(a)));
     }
 
+    /**
+     * The odd integer {@code m} of {@code |v| = m * 2^e} ({@code 0.75} gives 3, {@code 0.1} a 53-bit integer, a power
+     * of two 1, zero 0); infinity for infinity and NaN. A whole number {@code w} times {@code v} is exact in a type that
+     * holds whole numbers up to {@code limit} when {@code |w| * m} is below it: an int index times 0.75 in double (an
+     * fma changes nothing).
+     */
+    public static double oddMantissa(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return Double.POSITIVE_INFINITY;
+        if (v == 0) return 0;
+        long bits = Double.doubleToRawLongBits(Math.abs(v));
+        long mantissa = bits & 0x000F_FFFF_FFFF_FFFFL;
+        if ((bits >>> 52) != 0) mantissa |= 1L << 52; // the implicit leading 1 of a normal number
+        return (double) (mantissa >>> Long.numberOfTrailingZeros(mantissa));
+    }
+
     /** Whether {@code v} is an integer that float holds exactly (|v| below 2^24). */
     public static boolean isExactFloatInteger(double v) {
         return v == Math.rint(v) && Math.abs(v) < FLOAT_EXACT_INTEGERS;

@@ -34,4 +34,16 @@ class KnowledgeTest {
         assertThat(FloatExactness.exactInteger(16777217, true)).isFalse();
         assertThat(FloatExactness.exactInteger(16777217, false)).isTrue();
     }
+
+    /** The odd integer of a value's mantissa: what a whole number times it needs beside the whole number's bits. */
+    @Test
+    void oddMantissas() {
+        assertThat(NumericFacts.oddMantissa(0.75)).isEqualTo(3.0);
+        assertThat(NumericFacts.oddMantissa(-6.0)).isEqualTo(3.0);
+        assertThat(NumericFacts.oddMantissa(0.25)).isEqualTo(1.0);
+        assertThat(NumericFacts.oddMantissa(0.0)).isEqualTo(0.0);
+        assertThat(NumericFacts.oddMantissa(0.1)).isGreaterThan(Math.scalb(1.0, 52));
+        assertThat(NumericFacts.oddMantissa(Double.MIN_VALUE)).isEqualTo(1.0);
+        assertThat(NumericFacts.oddMantissa(Double.NaN)).isInfinite();
+    }
 }

@@ -80,7 +80,8 @@ final class ContractionSites {
 
     /**
      * A product that is exact, so fusing it changes nothing: a power-of-two factor (0.5f*x, 2*x, x*1.0f), two
-     * whole-number constants whose product float holds exactly, or a double product of two values float holds
+     * whole-number constants whose product float holds exactly, a whole number times a constant whose odd mantissa
+     * fits beside it ({@code idx * 0.75} in double: 32 + 2 bits of 53), or a double product of two values float holds
      * ({@code (double) a * b}, {@code (p / 2.0) * (p / 2.0)}: 24 + 24 significant bits fit in 53).
      */
     boolean exactProduct(MulExprContext m) {
@@ -104,7 +105,12 @@ final class ContractionSites {
         // whole numbers whose product the type holds exactly ({@code i * i} of a float counter from -R to R)
         Double mx = E.wholeBound(x);
         Double my = E.wholeBound(y);
-        return r != null && mx != null && my != null && r.type.isFpScalar() && mx * my <= ValueModel.wholeLimit(r.type);
+        if (r == null || !r.type.isFpScalar()) return false;
+        double limit = ValueModel.wholeLimit(r.type);
+        // a whole number times a constant whose odd mantissa fits beside it ({@code idx * 0.75} in double)
+        if (mx != null && y != null && y.cval != null && mx * NumericFacts.oddMantissa(y.cval) < limit) return true;
+        if (my != null && x != null && x.cval != null && my * NumericFacts.oddMantissa(x.cval) < limit) return true;
+        return mx != null && my != null && mx * my <= limit;
     }
 
     private void contraction(

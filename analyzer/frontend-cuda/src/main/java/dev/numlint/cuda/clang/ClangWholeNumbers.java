@@ -32,10 +32,21 @@ final class ClangWholeNumbers {
         double limit = limit(p.canonKind);
         double[] a = range(unit, p.children.get(0), fn, DEPTH, limit);
         double[] b = range(unit, p.children.get(1), fn, DEPTH, limit);
+        // a whole number times a constant whose odd mantissa fits beside it: idx * 0.75 in double is exact
+        if (a != null && b == null) return timesConstant(a, p.children.get(1), limit);
+        if (b != null && a == null) return timesConstant(b, p.children.get(0), limit);
         if (a == null || b == null) return false;
         double m = Math.max(
                 Math.max(Math.abs(a[0] * b[0]), Math.abs(a[0] * b[1])),
                 Math.max(Math.abs(a[1] * b[0]), Math.abs(a[1] * b[1])));
+        return m < limit;
+    }
+
+    /** Whether the whole numbers {@code w} times the constant {@code c} are exact below {@code limit}. */
+    private static boolean timesConstant(double[] w, ClangNode c, double limit) {
+        ClangNode x = ClangSyntax.strip(c);
+        if (x == null || x.value == null) return false;
+        double m = Math.max(Math.abs(w[0]), Math.abs(w[1])) * dev.numlint.knowledge.NumericFacts.oddMantissa(x.value);
         return m < limit;
     }
 
