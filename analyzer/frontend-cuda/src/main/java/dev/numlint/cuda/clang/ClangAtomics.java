@@ -19,6 +19,36 @@ import java.util.Set;
 final class ClangAtomics {
     private ClangAtomics() {}
 
+    /**
+     * The floating add an {@code atomicCAS} loop emulates (the programming guide's double {@code atomicAdd} before
+     * sm_60, and float adds on types atomicAdd lacks): the swapped-in value is the bits of a floating sum, {@code
+     * __double_as_longlong(val + __longlong_as_double(assumed))} or {@code __float_as_int(...)}. Its sum depends on
+     * the order the threads win the swap, as atomicAdd's. A maximum or minimum ({@code fmax(val, ...)}) is
+     * order-independent and no add. Null for any other compare-and-swap.
+     */
+    private static Atomic compareAndSwapAdd(ClangNode n, String name, Function fn) {
+        List<ClangNode> args = arguments(n);
+        if (args.size() != 3) return null;
+        ClangNode v = strip(args.get(2));
+        if (v == null || v.kind != CXCursor_CallExpr) return null;
+        String bits = callee(v);
+        String type = switch (bits) {
+            case "__double_as_longlong" -> "double";
+            case "__float_as_int", "__float_as_uint" -> "float";
+            default -> null;
+        };
+        List<ClangNode> inner = arguments(v);
+        if (type == null || inner.size() != 1) return null;
+        ClangNode sum = strip(inner.get(0));
+        while (sum != null && isExplicitCast(sum) && !sum.children.isEmpty())
+            sum = strip(sum.children.get(sum.children.size() - 1));
+        if (sum == null
+                || sum.kind != CXCursor_BinaryOperator
+                || !(sum.spelling.equals("+") || sum.spelling.equals("-"))
+                || !floating(sum.canonKind)) return null;
+        return new Atomic(n, name, type, true, false, null, fn);
+    }
+
     /** The floating atomic adds of {@code unit}, in source order. */
     static List<Atomic> compute(ClangUnit unit) {
         List<Atomic> out = new ArrayList<>();
@@ -27,6 +57,11 @@ final class ClangAtomics {
             if (n.kind != CXCursor_CallExpr && !(n.kind == CXCursor_UnexposedExpr && !n.children.isEmpty())) return;
             if (n.kind == CXCursor_UnexposedExpr) return; // dependent calls show as CallExpr too
             String name = callee(n);
+            if (name.startsWith("atomicCAS")) {
+                Atomic cas = compareAndSwapAdd(n, name, fn);
+                if (cas != null) out.add(cas);
+                return;
+            }
             if (!ClangUnit.ATOMIC_ADDS.contains(name)) return;
             List<ClangNode> args = arguments(n);
             if (args.size() < 2) return;
