@@ -99,6 +99,7 @@ final class ClangIntervals {
                 List<double[]> args = new ArrayList<>();
                 for (int i = 1; i < n.children.size(); i++) args.add(eval(n.children.get(i), fn, depth - 1));
                 double[] x = ValueBounds.call(name, args);
+                if (x == null) x = returned(n, depth - 1);
                 return x == null ? byType(n) : x;
             }
             case CXCursor_DeclRefExpr -> {
@@ -202,6 +203,35 @@ final class ClangIntervals {
     }
 
     /** An integer-typed value without more knowledge: its type's values; any other: unknown. */
+    /**
+     * What a call of a function this unit defines returns: the union of its return statements' intervals in it (a
+     * getter {@code float get_nbits() const { return nbits; }} of an unsigned char member: [0, 255]); null when the
+     * callee is not defined here, returns nothing, or a return is unbounded.
+     */
+    private double[] returned(ClangNode call, int depth) {
+        if (call.refUsr == null || depth < 0) return null;
+        ClangUnit.Function callee = null;
+        for (ClangUnit.Function f : unit.functions()) {
+            if (call.refUsr.equals(f.node().usr) && !f.template()) callee = f;
+        }
+        if (callee == null) return null;
+        ClangUnit.Function in = callee;
+        List<ClangNode> returns = new ArrayList<>();
+        callee.node().forEach(x -> {
+            if (x.kind == CXCursor_ReturnStmt && !x.children.isEmpty() && unit.functionOf(x) == in) returns.add(x);
+        });
+        if (returns.isEmpty()) return null;
+        double lo = INF;
+        double hi = -INF;
+        for (ClangNode r : returns) {
+            double[] v = eval(r.children.get(0), callee, depth);
+            if (v[0] == -INF || v[1] == INF) return null;
+            lo = Math.min(lo, v[0]);
+            hi = Math.max(hi, v[1]);
+        }
+        return new double[] {lo, hi};
+    }
+
     private static double[] byType(ClangNode n) {
         if (n.canonKind == CXType_Bool) return new double[] {0, 1};
         if (integral(n.canonKind)) {
