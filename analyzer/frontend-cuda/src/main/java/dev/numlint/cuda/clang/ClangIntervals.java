@@ -208,29 +208,43 @@ final class ClangIntervals {
      * getter {@code float get_nbits() const { return nbits; }} of an unsigned char member: [0, 255]); null when the
      * callee is not defined here, returns nothing, or a return is unbounded.
      */
-    private double[] returned(ClangNode call, int depth) {
+    private synchronized double[] returned(ClangNode call, int depth) {
         if (call.refUsr == null || depth < 0) return null;
-        ClangUnit.Function callee = null;
-        for (ClangUnit.Function f : unit.functions()) {
-            if (call.refUsr.equals(f.node().usr) && !f.template()) callee = f;
+        if (definedHere == null) {
+            java.util.Map<String, ClangUnit.Function> m = new java.util.HashMap<>();
+            for (ClangUnit.Function f : unit.functions()) {
+                if (f.node().usr != null && !f.template()) m.put(f.node().usr, f);
+            }
+            definedHere = m;
         }
+        ClangUnit.Function callee = definedHere.get(call.refUsr);
         if (callee == null) return null;
-        ClangUnit.Function in = callee;
-        List<ClangNode> returns = new ArrayList<>();
+        // once per callee (a call met again, or the callee's own recursion, reads what was found: unknown meanwhile)
+        if (returns.containsKey(callee.node().usr)) return returns.get(callee.node().usr);
+        returns.put(callee.node().usr, null);
+        List<ClangNode> rs = new ArrayList<>();
         callee.node().forEach(x -> {
-            if (x.kind == CXCursor_ReturnStmt && !x.children.isEmpty() && unit.functionOf(x) == in) returns.add(x);
+            if (x.kind == CXCursor_ReturnStmt && !x.children.isEmpty()) rs.add(x);
         });
-        if (returns.isEmpty()) return null;
         double lo = INF;
         double hi = -INF;
-        for (ClangNode r : returns) {
+        for (ClangNode r : rs) {
+            if (unit.functionOf(r) != callee) continue; // a lambda's return
             double[] v = eval(r.children.get(0), callee, depth);
             if (v[0] == -INF || v[1] == INF) return null;
             lo = Math.min(lo, v[0]);
             hi = Math.max(hi, v[1]);
         }
-        return new double[] {lo, hi};
+        double[] out = lo > hi ? null : new double[] {lo, hi};
+        returns.put(callee.node().usr, out);
+        return out;
     }
+
+    /** The functions this unit defines, by unified symbol name ({@link #returned}). */
+    private java.util.Map<String, ClangUnit.Function> definedHere;
+
+    /** What each callee returns, once found ({@link #returned}); null while unknown. */
+    private final java.util.Map<String, double[]> returns = new java.util.HashMap<>();
 
     private static double[] byType(ClangNode n) {
         if (n.canonKind == CXType_Bool) return new double[] {0, 1};
