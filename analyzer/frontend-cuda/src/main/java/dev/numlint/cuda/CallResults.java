@@ -140,6 +140,14 @@ final class CallResults {
             if (allConst && args.size() == 1) {
                 r.fpLeaf = r.f32Leaf = r.dblVar = false;
                 r.cval = ValueModel.constMath(shortName, args.get(0).cval);
+                // a double function of a double constant (rsqrt(2.0), sqrt(2.0)) is a double constant: a float
+                // combined with it is computed in double, as with a double literal (1/sqrt(2) is no float)
+                if (bt.kind == CType.Kind.DOUBLE
+                        && Builtins.DOUBLE_MATH.contains(shortName)
+                        && args.get(0).type.kind == CType.Kind.DOUBLE
+                        && r.promoter == null) {
+                    r.promoter = "the double constant " + shortName + "(" + constantText(args.get(0)) + ")";
+                }
             }
             // copysign(1.0, u) is -1 or 1 whatever u is
             if ((shortName.equals("copysign") || shortName.equals("copysignf")) && args.size() == 2 && r.cval == null)
@@ -194,6 +202,13 @@ final class CallResults {
             }
         }
         return E.UNKNOWN;
+    }
+
+    /** How a constant argument is written: its double literal, else its value. */
+    private static String constantText(E a) {
+        if (a.dblLiteral != null) return a.dblLiteral;
+        double v = a.cval;
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) + ".0" : String.valueOf(v);
     }
 
     private static String fastMapped(String n, List<E> args) {
