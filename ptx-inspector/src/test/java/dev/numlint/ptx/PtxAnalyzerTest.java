@@ -311,6 +311,38 @@ class PtxAnalyzerTest {
                         r -> r.location().file().equals("k.ptx") && r.location().startLine() == 10);
     }
 
+    /**
+     * A float constant nvcc folded into an inlined callee ({@code excess(npv, 0.05f)}) is shown at the callee's line,
+     * which writes a name in capitals but no literal: the finding is at the line of the call that writes the literal
+     * (the last line of a call over two), the callee's line related (session 33's evaluation, FinanceBench's yield
+     * solvers).
+     */
+    @Test
+    void aFoldedFloatConstantIsReportedWhereTheCallWritesIt() throws IOException {
+        Files.writeString(
+                dir.resolve("k.cu"),
+                "__device__ double excess(double NPV, double g)\n{\n    return (g - NPV);\n}\n"
+                        + "__global__ void k(double* a)\n{\n    a[0] = excess(a[1],\n                  0.05f);\n}\n");
+        Files.writeString(
+                dir.resolve("k.ptx"),
+                HEAD + ".visible .entry _Z1kPd(.param .u64 p) {\n"
+                        + " .reg .f64 %fd<4>; .reg .b64 %rd<2>;\n .loc 1 6 0\n ld.param.u64 %rd1, [p];\n"
+                        + " .loc 1 7 12\n ld.global.f64 %fd1, [%rd1+8];\n"
+                        + " .loc 1 3 5, function_name $L__info_string0, inlined_at 1 7 12\n"
+                        + " sub.f64 %fd2, 0d3FA99999A0000000, %fd1;\n"
+                        + " .loc 1 7 5\n st.global.f64 [%rd1], %fd2;\n ret;\n}\n .file 1 \"k.cu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.hits())
+                .filteredOn(h -> h.ruleId().equals("NL014"))
+                .extracting(h -> h.file() + ":" + h.line())
+                .containsExactly("k.cu:8");
+        Finding f = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL014"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(f.related()).anyMatch(r -> r.location().startLine() == 3);
+    }
+
     @Test
     void minTripCountOptionIsHonoured() throws IOException {
         String loop = HEAD + ".entry acc(.param .u64 p) {\n .reg .pred %p<2>; .reg .f32 %f<4>; .reg .b32 %r<3>;"

@@ -172,9 +172,7 @@ public final class WrittenCode {
 
     /** Whether a source line can hold {@code construct} as written ({@link Construct}). */
     public static boolean mayHold(Construct construct, String line) {
-        String s = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
-                .replaceAll("//.*$", "")
-                .replaceAll("/\\*.*?\\*/", " ");
+        String s = code(line);
         return switch (construct) {
             case CONVERSION -> mayConvert(line);
             case DIVISION -> s.indexOf('/') >= 0 || DIVISION_CALL.matcher(s).find();
@@ -185,6 +183,28 @@ public final class WrittenCode {
                     || CAPITAL_NAME.matcher(withoutIntegerSubscripts(s)).find()
                     || s.matches("(?s).*\\bfloat\\b.*");
         };
+    }
+
+    /** Whether a line writes a float literal ({@code 0.05f}; strings and comments left out). */
+    public static boolean holdsFloatLiteral(String line) {
+        return FLOAT_LITERAL.matcher(code(line)).find();
+    }
+
+    /** The parentheses a line opens and does not close (negative when it closes more; strings and comments left out). */
+    public static int openParentheses(String line) {
+        String s = code(line);
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == '(') depth++;
+            else if (s.charAt(i) == ')') depth--;
+        }
+        return depth;
+    }
+
+    private static String code(String line) {
+        return line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+                .replaceAll("//.*$", "")
+                .replaceAll("/\\*.*?\\*/", " ");
     }
 
     /**
