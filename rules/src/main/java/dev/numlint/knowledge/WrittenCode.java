@@ -164,9 +164,8 @@ public final class WrittenCode {
                     return c;
                 }
             }
-            throw new IllegalArgumentException(
-                    "no written construct '" + id + "' (known: conversion, division, double-math, contraction,"
-                            + " float-constant)");
+            throw new IllegalArgumentException("no written construct '" + id
+                    + "' (known: conversion, division, double-math, contraction," + " float-constant)");
         }
     }
 

@@ -64,16 +64,18 @@ class ClangUnitTest {
     void aTypedefdStructBeforeTheFunctionsOfAnIncludedFileIsNoSecondInclusion() throws Exception {
         Libclang lib = Libclang.get();
         assertThat(lib).as("libclang loads: %s", Libclang.unavailable()).isNotNull();
-        byte[] deposit = """
+        byte[] deposit =
+                """
                 typedef struct PhotonState { float pos[3]; unsigned int elem; float weight; } photon;
                 void deposit(float *energy, photon *r, unsigned int *bin) { *bin = (unsigned int)(r->weight * 8); }
                 typedef struct { int n; } counter;
                 void count(counter *c) { c->n++; }
-                """.getBytes(StandardCharsets.UTF_8);
+                """
+                        .getBytes(StandardCharsets.UTF_8);
         byte[] header = "typedef struct P { float w; } pw;\nstatic float weightOf(const pw *p) { return p->w; }\n"
                 .getBytes(StandardCharsets.UTF_8);
-        byte[] model = "#include \"w.h\"\n#include \"deposit.c\"\n#include \"deposit.c\"\n"
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] model =
+                "#include \"w.h\"\n#include \"deposit.c\"\n#include \"deposit.c\"\n".getBytes(StandardCharsets.UTF_8);
         Files.write(dir.resolve("deposit.c"), deposit);
         Files.write(dir.resolve("w.h"), header);
         Path unit = dir.resolve("model.c");

@@ -32,11 +32,12 @@ final class ClangAtomics {
         ClangNode v = strip(args.get(2));
         if (v == null || v.kind != CXCursor_CallExpr) return null;
         String bits = callee(v);
-        String type = switch (bits) {
-            case "__double_as_longlong" -> "double";
-            case "__float_as_int", "__float_as_uint" -> "float";
-            default -> null;
-        };
+        String type =
+                switch (bits) {
+                    case "__double_as_longlong" -> "double";
+                    case "__float_as_int", "__float_as_uint" -> "float";
+                    default -> null;
+                };
         List<ClangNode> inner = arguments(v);
         if (type == null || inner.size() != 1) return null;
         ClangNode sum = strip(inner.get(0));

@@ -37,7 +37,8 @@ final class ClangExtremes {
     /** {@code n} without parentheses, implicit conversions and explicit casts. */
     private static ClangNode operand(ClangNode n) {
         ClangNode x = strip(n);
-        while (x != null && isExplicitCast(x) && !x.children.isEmpty()) x = strip(x.children.get(x.children.size() - 1));
+        while (x != null && isExplicitCast(x) && !x.children.isEmpty())
+            x = strip(x.children.get(x.children.size() - 1));
         return x;
     }
 
