@@ -23,7 +23,21 @@ public final class ClangIncludes {
 
     static ClangUnit with(ClangUnit unit, Map<Path, ClangUnit> headers) {
         unit.includes = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        java.util.List<ClangUnit> all = new java.util.ArrayList<>();
+        all.add(unit);
+        all.addAll(unit.includes.values());
+        java.util.List<ClangUnit> same = java.util.List.copyOf(all);
+        for (ClangUnit u : same) u.sameParse = same;
         return unit;
+    }
+
+    /**
+     * The units read from the same parse as {@code unit} (the compiled unit and its project headers, {@code unit}
+     * among them): a header's function may call one that another header of the same unit defines; just {@code unit}
+     * when it was parsed alone.
+     */
+    public static java.util.List<ClangUnit> sameParse(ClangUnit unit) {
+        return unit.sameParse.isEmpty() ? java.util.List.of(unit) : unit.sameParse;
     }
 
     /** Whether {@code u} failed because its translation unit did not include it (the unit itself parsed). */

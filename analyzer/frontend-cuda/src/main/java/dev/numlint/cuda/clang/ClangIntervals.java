@@ -204,24 +204,23 @@ final class ClangIntervals {
 
     /** An integer-typed value without more knowledge: its type's values; any other: unknown. */
     /**
-     * What a call of a function this unit defines returns: the union of its return statements' intervals in it (a
-     * getter {@code float get_nbits() const { return nbits; }} of an unsigned char member: [0, 255]); null when the
-     * callee is not defined here, returns nothing, or a return is unbounded.
+     * What a call of a function this unit, or a unit read from the same parse, defines returns: the union of its
+     * return statements' intervals in it (a getter {@code float get_nbits() const { return nbits; }} of an unsigned
+     * char member: [0, 255]); null when the callee is not defined there, returns nothing, or a return is unbounded.
+     * Not memoised: the depth bounds a chain of calls and a recursion, and the answer never depends on which thread
+     * asked first.
      */
-    private synchronized double[] returned(ClangNode call, int depth) {
+    private double[] returned(ClangNode call, int depth) {
         if (call.refUsr == null || depth < 0) return null;
-        if (definedHere == null) {
-            java.util.Map<String, ClangUnit.Function> m = new java.util.HashMap<>();
-            for (ClangUnit.Function f : unit.functions()) {
-                if (f.node().usr != null && !f.template()) m.put(f.node().usr, f);
-            }
-            definedHere = m;
-        }
-        ClangUnit.Function callee = definedHere.get(call.refUsr);
+        Defined d = defined;
+        if (d == null) defined = d = defined();
+        ClangUnit.Function callee = d.functions.get(call.refUsr);
         if (callee == null) return null;
-        // once per callee (a call met again, or the callee's own recursion, reads what was found: unknown meanwhile)
-        if (returns.containsKey(callee.node().usr)) return returns.get(callee.node().usr);
-        returns.put(callee.node().usr, null);
+        return d.units.get(call.refUsr).intervals.returnedBy(callee, depth);
+    }
+
+    /** What {@code callee}, a function of this unit, returns ({@link #returned}). */
+    double[] returnedBy(ClangUnit.Function callee, int depth) {
         List<ClangNode> rs = new ArrayList<>();
         callee.node().forEach(x -> {
             if (x.kind == CXCursor_ReturnStmt && !x.children.isEmpty()) rs.add(x);
@@ -235,16 +234,31 @@ final class ClangIntervals {
             lo = Math.min(lo, v[0]);
             hi = Math.max(hi, v[1]);
         }
-        double[] out = lo > hi ? null : new double[] {lo, hi};
-        returns.put(callee.node().usr, out);
-        return out;
+        return lo > hi ? null : new double[] {lo, hi};
     }
 
-    /** The functions this unit defines, by unified symbol name ({@link #returned}). */
-    private java.util.Map<String, ClangUnit.Function> definedHere;
+    /** The functions this unit and the units of its parse define, by unified symbol name, with their units. */
+    private record Defined(
+            java.util.Map<String, ClangUnit.Function> functions, java.util.Map<String, ClangUnit> units) {}
 
-    /** What each callee returns, once found ({@link #returned}); null while unknown. */
-    private final java.util.Map<String, double[]> returns = new java.util.HashMap<>();
+    private volatile Defined defined;
+
+    private Defined defined() {
+        java.util.Map<String, ClangUnit.Function> m = new java.util.HashMap<>();
+        java.util.Map<String, ClangUnit> of = new java.util.HashMap<>();
+        List<ClangUnit> units = new ArrayList<>();
+        units.add(unit);
+        for (ClangUnit u : ClangIncludes.sameParse(unit)) if (u != unit && u.failure() == null) units.add(u);
+        for (ClangUnit u : units) {
+            for (ClangUnit.Function f : u.functions()) {
+                if (f.node().usr != null && !f.template() && !m.containsKey(f.node().usr)) {
+                    m.put(f.node().usr, f);
+                    of.put(f.node().usr, u);
+                }
+            }
+        }
+        return new Defined(m, of);
+    }
 
     private static double[] byType(ClangNode n) {
         if (n.canonKind == CXType_Bool) return new double[] {0, 1};

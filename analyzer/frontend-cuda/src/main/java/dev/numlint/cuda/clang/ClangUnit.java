@@ -157,6 +157,8 @@ public final class ClangUnit {
     private boolean unavailable;
     /** Project headers' units read from the same parse, by path in the order asked for ({@link ClangIncludes}). */
     Map<Path, ClangUnit> includes = Map.of();
+    /** Every unit read from the same parse as this one, this one among them ({@link ClangIncludes#sameParse}). */
+    List<ClangUnit> sameParse = List.of();
     /** The min and max helpers of other files its calls name, by name ({@link ClangHeaderHelpers}). */
     Map<String, String> helpers = Map.of();
 
