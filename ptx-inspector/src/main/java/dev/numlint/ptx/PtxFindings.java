@@ -498,59 +498,6 @@ final class PtxFindings {
         return null;
     }
 
-    /**
-     * Where the constant of a rule whose written line must hold it ({@code relocate-ptx} of a construct that follows
-     * arguments: a float constant) is written: nvcc propagates an argument into the callee it inlines, so {@code
-     * newton(a, 0.05f)} shows the constant at the solver's line, which writes none. The innermost call site on the
-     * instruction's inlining chain whose line holds the construct, else {@code written} as it is.
-     */
-    private SourcePos writtenArgument(PtxHit h, DebugLoc loc, SourcePos written) {
-        WrittenCode.Construct c = policy(h.ruleId()).relocatePtx();
-        if (c == null || !c.followsArguments() || written == null || loc == null || !loc.inlined()) return written;
-        if (literalLine(written, 0) > 0) return written;
-        // a call site up the chain whose statement writes a float literal (a call over several lines: the line of
-        // the argument), else the shown line if it may hold the constant otherwise (a macro), else the first call
-        // site that may
-        for (SourcePos site : loc.inlinedAt()) {
-            SourcePos p = writtenPos(new DebugLoc(site, null, List.of()), files);
-            int line = p == null || p.line() <= 0 ? -1 : literalLine(p, STATEMENT_LINES);
-            if (line > 0) return new SourcePos(p.fileIndex(), p.file(), line, line == p.line() ? p.column() : 0);
-        }
-        if (holdsAt(c, written)) return written;
-        for (SourcePos site : loc.inlinedAt()) {
-            SourcePos p = writtenPos(new DebugLoc(site, null, List.of()), files);
-            if (p != null && p.line() > 0 && holdsAt(c, p)) return p;
-        }
-        return written;
-    }
-
-    /** The most lines of a call written over several that {@link #literalLine} reads below its first. */
-    private static final int STATEMENT_LINES = 12;
-
-    /**
-     * The line of the statement starting at {@code pos} that writes a float literal: its own, or one of the next
-     * {@code more} lines while the parentheses opened on it stay open; -1 when none does.
-     */
-    private int literalLine(SourcePos pos, int more) {
-        Path f = fileIndex.get(pos.fileIndex());
-        if (f == null) return -1;
-        int depth = 0;
-        for (int l = pos.line(); l <= pos.line() + more; l++) {
-            String text = sources.line(f, l);
-            if (text == null) return -1;
-            if (WrittenCode.holdsFloatLiteral(text)) return l;
-            depth += WrittenCode.openParentheses(text);
-            if (depth <= 0) return -1;
-        }
-        return -1;
-    }
-
-    private boolean holdsAt(WrittenCode.Construct c, SourcePos pos) {
-        Path f = fileIndex.get(pos.fileIndex());
-        String text = f == null ? null : sources.line(f, pos.line());
-        return text != null && WrittenCode.mayHold(c, text);
-    }
-
     private Location locationOf(SourcePos pos) {
         Path srcFile = pos == null ? null : fileIndex.get(pos.fileIndex());
         if (srcFile != null) {
@@ -575,7 +522,7 @@ final class PtxFindings {
         }
         Location ptxLoc = Location.line(ctx.relativize(ptxFile), in.ptxLine());
         SourcePos shownAt = written;
-        written = writtenArgument(h, loc, written);
+        written = new FoldedConstants(files, fileIndex, sources).writtenAt(h, loc, written);
         Location primary = locationOf(written);
         Path srcFile = written == null ? null : fileIndex.get(written.fileIndex());
         String srcLine = srcFile == null ? null : sources.line(srcFile, written.line());
