@@ -199,13 +199,9 @@ final class FlagInterpreter {
                 r.cuda.compiledAsCuda(true);
                 r.host.compiledAsCuda(true);
             }
-            String name = canonical(s);
-            String value = null;
-            int eq = name.indexOf('=');
-            if (eq >= 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
+            String[] nv = nameAndValue(s);
+            String name = nv[0];
+            String value = nv[1];
             // a host-language list (CFLAGS of a Makefile whose CC is nvcc) may still carry nvcc's own options
             boolean nvcc = t.lang() == FlagTok.Lang.CUDA
                     || (t.lang() == FlagTok.Lang.ANY && NVCC_ONLY.contains(name))
@@ -292,15 +288,16 @@ final class FlagInterpreter {
         while (m.find()) {
             String p = m.group();
             if (!p.startsWith("-")) continue;
-            String name = canonical(p);
-            String v = null;
-            int eq = name.indexOf('=');
-            if (eq >= 0) {
-                v = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
-            es.add(new FlagEntry(FlagTarget.CU_HOST, p, name, v, t, t.at(offset + m.start())));
+            String[] nv = nameAndValue(p);
+            es.add(new FlagEntry(FlagTarget.CU_HOST, p, nv[0], nv[1], t, t.at(offset + m.start())));
         }
+    }
+
+    /** A flag's canonical name and its {@code =value} (null without one): {@code --fmad=false} is fmad, false. */
+    private static String[] nameAndValue(String flag) {
+        String name = canonical(flag);
+        int eq = name.indexOf('=');
+        return eq < 0 ? new String[] {name, null} : new String[] {name.substring(0, eq), name.substring(eq + 1)};
     }
 
     static String canonical(String flag) {
