@@ -16,7 +16,7 @@ import java.util.List;
 final class ClangMacroSites {
     private ClangMacroSites() {}
 
-    /** The macro whose body holds the whole of {@code e} (every variable it reads), or null. */
+    /** The macro whose body holds the whole of {@code e} (it and every variable it reads), or null. */
     static String of(ClangUnit unit, ClangNode e) {
         List<ClangNode> refs = new ArrayList<>();
         e.forEach(x -> {
@@ -25,7 +25,8 @@ final class ClangMacroSites {
         if (refs.isEmpty()) return null;
         String macro = null;
         for (ClangNode r : refs) {
-            if (r.offset < 0 || r.offset != refs.get(0).offset) return null;
+            // the expression itself at the same point: (unsigned)(NOW * 0.5) is written at the use, NOW's only
+            if (r.offset < 0 || r.offset != e.offset) return null;
             String name = leadingIdentifier(unit.text(r));
             // the reference written where it is (x), or a qualified one (std::x): no macro's
             if (name == null || name.equals(r.spelling)) return null;
