@@ -179,6 +179,11 @@ final class ClangGuards {
                 if (def != null) return def.isEmpty() ? null : def;
                 if (s.kind == CXCursor_IfStmt) {
                     String g = chainExit(unit, s, usr);
+                    // a test of the integer the value truncates to (int k = int(x); if (k < 0 || k > 63) return;)
+                    // limits the value as much (x in (-1, 64))
+                    for (Path t : g == null && !writes(s, usr) ? truncations(p, k, usr) : List.<Path>of()) {
+                        if ((g = chainExit(unit, s, t)) != null) break;
+                    }
                     if (g != null) return g;
                 }
                 Clamp clamp = conditionalClamp(unit, s, usr);
@@ -199,6 +204,35 @@ final class ClangGuards {
             }
         }
         return null;
+    }
+
+    /**
+     * The integer locals that statements before {@code block}'s statement {@code at} declare as a conversion of
+     * {@code usr} ({@code int k = int(x)}, {@code int k = (int) x}), when neither is written between that declaration
+     * and {@code at}.
+     */
+    private static List<Path> truncations(ClangNode block, int at, Path usr) {
+        List<Path> out = new java.util.ArrayList<>();
+        for (int k = at - 1; k >= 0; k--) {
+            ClangNode s = block.children.get(k);
+            if (s.kind == CXCursor_DeclStmt) {
+                for (ClangNode d : s.children) {
+                    if (d.kind != CXCursor_VarDecl || d.usr == null || !integral(d.canonKind) || d.children.isEmpty())
+                        continue;
+                    ClangNode v = strip(d.children.get(d.children.size() - 1));
+                    while (v != null && isExplicitCast(v)) v = strip(operandOf(v));
+                    if (v == null || !floating(v.canonKind) || !usr.key.equals(Path.key(v))) continue;
+                    Path t = new Path(d.usr, java.util.Set.of(), false);
+                    boolean written = false;
+                    for (int j = k + 1; j < at && !written; j++) {
+                        written = writes(block.children.get(j), t) || writes(block.children.get(j), usr);
+                    }
+                    if (!written) out.add(t);
+                }
+            }
+            if (writes(s, usr)) break;
+        }
+        return out;
     }
 
     /**

@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * Value intervals of expressions in a {@link ClangUnit}: what an expression's own construction proves about its value
  * (constants, integer types, functions with a bounded result, clamps, + - * / of these, and the definition
- * of a local that reaches the use in straight-line code), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
+ * of a local that reaches the use in straight-line code, a for statement's counter stepped up from its initializer,
+ * the thread's index in the grid taken as a non-negative int), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
  * {@code Intervals} does on its own. NL001/NL011 take a conversion whose interval lies inside the target range as
  * guarded. A value the analysis cannot bound is {@code [-inf, inf]}.
  */
@@ -58,11 +59,13 @@ final class ClangIntervals {
         switch (n.kind) {
             case CXCursor_ParenExpr, CXCursor_UnexposedExpr -> {
                 if (n.children.size() != 1) return unknown();
+                if (signedIndex(n, n.children.get(0))) return new double[] {0, Integer.MAX_VALUE};
                 double[] x = eval(n.children.get(0), fn, depth);
                 return integral(n.canonKind) ? truncated(x) : x;
             }
             case CXCursor_CStyleCastExpr, CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr -> {
                 ClangNode op = n.children.isEmpty() ? null : n.children.get(n.children.size() - 1);
+                if (signedIndex(n, op)) return new double[] {0, Integer.MAX_VALUE};
                 double[] x = eval(op, fn, depth);
                 return integral(n.canonKind) ? truncated(x) : x;
             }
@@ -280,6 +283,10 @@ final class ClangIntervals {
         if (ref.refUsr == null || depth <= 0) return null;
         String usr = ref.refUsr;
         if (!unaliasedLocals(fn).contains(usr)) return null;
+        for (ClangNode p = ref.parent; p != null && p != fn.node(); p = p.parent) {
+            if (p.kind == CXCursor_ForStmt && p.children.size() >= 4 && declares(p.children.get(0), usr))
+                return counter(p, ref, fn, depth);
+        }
         ClangNode cur = ref;
         for (ClangNode p = ref.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (isLoop(p) && writesIn(p, usr)) return null; // a later iteration reads the write after the use
@@ -308,6 +315,102 @@ final class ClangIntervals {
         }
         return null;
     }
+
+    /**
+     * The interval of the counter {@code usr} a for statement declares in its initialization, anywhere in the loop:
+     * from its initializer's lower bound up, when every write of it in the loop adds a value that cannot be negative
+     * ({@code i++}, {@code ++i}, {@code i += blockDim.x * gridDim.x}: a grid-stride loop's index is never negative; a
+     * signed counter that overflowed would be undefined behaviour); null for any other write.
+     */
+    private double[] counter(ClangNode loop, ClangNode ref, ClangUnit.Function fn, int depth) {
+        String usr = ref.refUsr;
+        ClangNode decl = null;
+        for (ClangNode d : loop.children.get(0).children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) decl = d;
+        ClangNode def = definition(loop.children.get(0), usr);
+        if (decl == null || def == null) return null;
+        List<ClangNode> steps = new ArrayList<>();
+        boolean[] other = new boolean[1];
+        loop.forEach(x -> {
+            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || !writes(x)) return;
+            ClangNode p = x.parent;
+            while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
+            if (p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("++")) return;
+            if (p != null
+                    && p.kind == CXCursor_CompoundAssignOperator
+                    && p.spelling.equals("+=")
+                    && p.children.size() == 2) steps.add(p.children.get(1));
+            else other[0] = true;
+        });
+        if (other[0]) return null;
+        for (ClangNode s : steps) if (eval(s, fn, depth - 1)[0] < 0) return null;
+        double lo = eval(def, fn, depth - 1)[0];
+        if (lo == -INF) return null;
+        boolean whole = integral(decl.canonKind);
+        // a counter narrower than int wraps when stored back (implementation-defined, not undefined): no bound
+        if (whole && !unsignedKind(decl.canonKind) && bytes(decl.canonKind) < 4) return null;
+        double[] t = whole ? ValueBounds.ofInteger(bytes(decl.canonKind), unsignedKind(decl.canonKind)) : null;
+        // an unsigned counter may wrap to 0 (defined): from 0
+        if (t != null && unsignedKind(decl.canonKind)) lo = t[0];
+        double hi = t != null ? t[1] : INF;
+        // in the body, when only the increment writes the counter: below the bound the condition tests (i < n)
+        ClangNode body = loop.children.get(loop.children.size() - 1);
+        if (within(ref, body) && !writesIn(body, usr)) hi = Math.min(hi, tested(loop, usr, whole, fn, depth));
+        return new double[] {t != null ? Math.max(trunc(lo), t[0]) : lo, hi};
+    }
+
+    /** The least upper bound on {@code usr} that a test of the loop's condition's conjunction puts, or infinity. */
+    private double tested(ClangNode loop, String usr, boolean whole, ClangUnit.Function fn, int depth) {
+        List<ClangNode> tests = new ArrayList<>();
+        ArrayList<ClangNode> todo = new ArrayList<>(List.of(loop.children.get(loop.children.size() - 3)));
+        while (!todo.isEmpty()) {
+            ClangNode x = strip(todo.remove(todo.size() - 1));
+            if (x != null && x.kind == CXCursor_BinaryOperator && x.spelling.equals("&&") && x.children.size() == 2)
+                todo.addAll(x.children);
+            else if (x != null) tests.add(x);
+        }
+        double hi = INF;
+        for (ClangNode x : tests) {
+            if (x.kind != CXCursor_BinaryOperator || x.children.size() != 2) continue;
+            boolean less = x.spelling.equals("<") || x.spelling.equals("<=");
+            boolean more = x.spelling.equals(">") || x.spelling.equals(">=");
+            ClangNode var = strip(x.children.get(less ? 0 : 1));
+            if (!less && !more || var == null || var.kind != CXCursor_DeclRefExpr || !usr.equals(var.refUsr)) continue;
+            double b = eval(x.children.get(less ? 1 : 0), fn, depth - 1)[1];
+            boolean strict = x.spelling.length() == 1;
+            hi = Math.min(hi, strict && whole ? Math.ceil(b) - 1 : b);
+        }
+        return hi;
+    }
+
+    private static boolean within(ClangNode n, ClangNode ancestor) {
+        for (ClangNode p = n; p != null; p = p.parent) if (p == ancestor) return true;
+        return false;
+    }
+
+    /**
+     * A conversion to a signed integer type ({@code int i = blockIdx.x * blockDim.x + threadIdx.x}) of unsigned
+     * arithmetic (+ and *) of CUDA's built-in indices and dimensions and non-negative constants: the thread's index in
+     * the grid, taken as fitting the signed type as every kernel that stores it in an int does, so non-negative.
+     */
+    private boolean signedIndex(ClangNode cast, ClangNode operand) {
+        if (!integral(cast.canonKind) || unsignedKind(cast.canonKind) || operand == null) return false;
+        ClangNode x = strip(operand);
+        return x != null && unsignedKind(x.canonKind) && builtInIndex(x);
+    }
+
+    private boolean builtInIndex(ClangNode n) {
+        ClangNode x = strip(n);
+        if (x == null) return false;
+        if (x.kind == CXCursor_BinaryOperator
+                && x.children.size() == 2
+                && (x.spelling.equals("+") || x.spelling.equals("*")))
+            return builtInIndex(x.children.get(0)) && builtInIndex(x.children.get(1));
+        if (x.value != null) return x.value >= 0;
+        return BUILT_IN_INDEX.matcher(squash(unit.text(x))).matches();
+    }
+
+    private static final java.util.regex.Pattern BUILT_IN_INDEX =
+            java.util.regex.Pattern.compile("(threadIdx|blockIdx|blockDim|gridDim)\\.[xyz]");
 
     /**
      * The locals of {@code fn} (their USRs) whose address is never taken and to which no reference is bound: once per

@@ -529,12 +529,31 @@ public final class ClangSupplement {
             String evidence = range[0] >= 0 ? unit.storedEvidence(c.operand()) : null;
             if (evidence != null)
                 facts(out, c.in()).storedValues.add(new FunctionFacts.StoredValue(site(c.node(), c.in()), evidence));
+            // written wholly in a macro's body: each use is a copy of that one site, shown as the body reads
+            String macro = ClangMacroSites.of(unit, c.node());
+            String operand = macro == null ? unit.text(c.operand()) : ClangMacroSites.render(c.operand());
+            if (operand == null) operand = macro;
+            Site cast = site(c.node(), c.in());
+            if (macro != null) {
+                String shown = c.explicit() ? ClangMacroSites.render(c.node()) : operand;
+                cast = new Site(
+                                cast.line(),
+                                cast.column(),
+                                cast.endLine(),
+                                cast.endColumn(),
+                                null,
+                                shown == null ? macro : shown,
+                                cast.device(),
+                                cast.host(),
+                                null)
+                        .expandedFrom(macro);
+            }
             facts(out, c.in())
                     .conversions
                     .add(new FunctionFacts.Conversion(
-                            site(c.node(), c.in()),
+                            cast,
                             c.explicit() ? c.how() : "implicit conversion",
-                            unit.text(c.operand()),
+                            operand,
                             c.from(),
                             c.to(),
                             c.unsigned(),

@@ -67,8 +67,9 @@ final class ClangUses {
     }
 
     private void follow(ClangNode n, ClangUnit.Function fn, String via, int depth, List<ValueUse> out, boolean direct) {
-        if (n.kind == CXCursor_CompoundAssignOperator && n.children.size() == 2) {
-            // a sum's update (s += x): its value is the accumulator's, read after it
+        if ((n.kind == CXCursor_CompoundAssignOperator || n.kind == CXCursor_BinaryOperator && n.spelling.equals("="))
+                && n.children.size() == 2) {
+            // a sum's update (s += x, s = s + x): its value is the accumulator's, read after it
             ClangNode l = strip(n.children.get(0));
             if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
                 if (depth > 0) reads(n, l.refUsr, l.spelling, fn, depth, out, false);
@@ -566,6 +567,7 @@ final class ClangUses {
         // the conditions of the loops around the definition test the value in the next iteration
         for (ClangNode x : ClangLoopConditions.reads(def, usr, index.reads().getOrDefault(usr, List.of()), fn))
             if (x.offset < def.offset && !refs.contains(x)) refs.add(x);
+        for (ClangNode x : nextIteration(def, usr, loop, index)) if (!refs.contains(x)) refs.add(x);
         for (ClangNode r : refs) {
             ClangNode p = r.parent;
             while (p != null
@@ -579,6 +581,29 @@ final class ClangUses {
                     && strip(p.children.get(0)) == r) continue;
             follow(r, fn, name, depth - 1, out, direct);
         }
+    }
+
+    /**
+     * The reads of {@code usr} written before {@code def} in the innermost loop around it, which the next iteration
+     * reaches ({@code c = px / h; ... px = px + step;}: the sum decides {@code c}): those before the loop's first
+     * plain assignment of the variable; none when the variable is declared in the loop (each iteration's is new).
+     * Reads in a for statement's initialization run once, before the loop.
+     */
+    private static List<ClangNode> nextIteration(ClangNode def, String usr, ClangNode loop, Refs index) {
+        if (loop == null || loop.offset < 0) return List.of();
+        boolean[] declared = new boolean[1];
+        loop.forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) declared[0] = true;
+        });
+        if (declared[0]) return List.of();
+        int first = def.offset;
+        for (ClangNode a : index.assigns().getOrDefault(usr, List.of()))
+            if (loop.contains(a) && a.offset < first) first = a.offset;
+        ClangNode init = loop.kind == CXCursor_ForStmt && loop.children.size() >= 4 ? loop.children.get(0) : null;
+        List<ClangNode> out = new ArrayList<>();
+        for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
+            if (loop.contains(x) && x.offset < first && (init == null || !init.contains(x))) out.add(x);
+        return out;
     }
 
     /** A function's references of each variable and its plain assignments (by the variable's USR), in source order. */
