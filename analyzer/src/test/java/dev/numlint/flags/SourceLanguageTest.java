@@ -25,6 +25,21 @@ class SourceLanguageTest {
                 .isTrue();
         assertThat(FlagInterpreter.interpret(toks("-xcuda", "-c", "k.cc")).cuda.compiledAsCuda())
                 .isTrue();
+        // nvcc's long spelling (session 34 evaluation: a Makefile's `nvcc --x cu` read as C++)
+        assertThat(FlagInterpreter.interpret(toks("--x", "cu", "-c", "k.cpp"))
+                        .cuda
+                        .compiledAsCuda())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("--x=cu", "-c", "k.cpp")).cuda.compiledAsCuda())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("-x=cu", "-c", "k.cpp")).cuda.compiledAsCuda())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("--x", "c++", "-c", "k.cpp"))
+                        .cuda
+                        .compiledAsCuda())
+                .isFalse();
+        assertThat(FlagInterpreter.interpret(toks("--xyz", "-c", "k.cpp")).cuda.compiledAsCuda())
+                .isFalse();
         assertThat(FlagInterpreter.interpret(toks("-x", "c++", "-c", "k.cc"))
                         .cuda
                         .compiledAsCuda())

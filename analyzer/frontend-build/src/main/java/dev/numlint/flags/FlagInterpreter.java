@@ -191,10 +191,17 @@ final class FlagInterpreter {
             if (s.isEmpty() || s.contains("$(?)") || s.contains("${?}") || s.contains("$<") || !s.startsWith("-")) {
                 continue;
             }
-            // -x cu (nvcc), -x cuda (clang): the unit is CUDA whatever its extension (a .cc built as CUDA)
-            String language = s.equals("-x") && i + 1 < toks.size()
+            // -x cu (nvcc, also spelled --x cu, --x=cu), -x cuda (clang, also -xcuda): the unit is CUDA whatever
+            // its extension (a .cc built as CUDA)
+            String language = (s.equals("-x") || s.equals("--x")) && i + 1 < toks.size()
                     ? toks.get(i + 1).text()
-                    : s.startsWith("-x") && s.length() > 2 ? s.substring(2) : null;
+                    : s.startsWith("--x=")
+                            ? s.substring(4)
+                            : s.startsWith("-x=")
+                                    ? s.substring(3)
+                                    : s.startsWith("-x") && !s.startsWith("--") && s.length() > 2
+                                            ? s.substring(2)
+                                            : null;
             if (language != null && (language.equals("cu") || language.equals("cuda"))) {
                 r.cuda.compiledAsCuda(true);
                 r.host.compiledAsCuda(true);
