@@ -29,10 +29,10 @@ import java.util.Set;
  */
 public final class FileDiscovery {
     private static final Set<String> EXTENSIONS = Set.of(
-            "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "hh", "hxx", "inl", "ipp", "tcc", "tpp", "ptx", "java",
-            "cmake", "mk");
-    private static final Set<String> NAMES = Set.of(
-            "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "pom.xml", "setup.py");
+            "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "hh", "hxx", "inl", "ipp", "tcc", "tpp", "ptx", "java");
+    /** Besides the build files ({@link dev.numlint.spi.BuildFileNames}): Maven's, for the Java layers. */
+    private static final Set<String> NAMES = Set.of("pom.xml");
+
     private static final Set<String> VCS_DIRS = dev.numlint.spi.TrustBoundary.VCS_DIRS;
 
     /** The files found, absolute and normalized, in a deterministic order, and what went wrong on the way. */
@@ -55,7 +55,7 @@ public final class FileDiscovery {
 
     /** Whether numlint looks at a file of this name. */
     public static boolean isScannable(String fileName) {
-        if (NAMES.contains(fileName)) {
+        if (NAMES.contains(fileName) || dev.numlint.spi.BuildFileNames.isBuildFile(fileName)) {
             return true;
         }
         int dot = fileName.lastIndexOf('.');

@@ -46,13 +46,8 @@ final class SuppressionComments {
         n = n.substring(n.lastIndexOf('/') + 1);
         String lower = n.toLowerCase(Locale.ROOT);
         if (lower.equals("cmakelists.txt") || lower.endsWith(".cmake")) return Syntax.CMAKE;
-        if (lower.equals("makefile")
-                || lower.equals("gnumakefile")
-                || lower.endsWith(".mk")
-                || lower.endsWith(".mak")
-                || lower.startsWith("makefile.")) {
-            return Syntax.MAKE;
-        }
+        // a makefile template (Makefile.in, Makefile.am) has make's comments too
+        if (dev.numlint.spi.BuildFileNames.isMakefile(n) || lower.startsWith("makefile.")) return Syntax.MAKE;
         return Syntax.C_LIKE;
     }
 

@@ -80,15 +80,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     public boolean accepts(Path file) {
         Path n = file.getFileName();
         if (n == null) return false;
-        String name = n.toString();
-        return name.equals("compile_commands.json")
-                || name.equals("CMakeLists.txt")
-                || name.endsWith(".cmake")
-                || name.equals("Makefile")
-                || name.equals("makefile")
-                || name.equals("GNUmakefile")
-                || name.endsWith(".mk")
-                || name.equals("setup.py");
+        return dev.numlint.spi.BuildFileNames.isBuildFile(n.toString());
     }
 
     private final BuildOptions options;
