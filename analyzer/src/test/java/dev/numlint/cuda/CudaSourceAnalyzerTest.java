@@ -339,12 +339,15 @@ class CudaSourceAnalyzerTest {
                         && f.location().startLine() == 16)
                 .findFirst()
                 .orElseThrow();
-        // the expression quoted shortened (the whole of it is the evidence), the values for this target type
+        // the expression quoted shortened (the whole of it is the evidence), the values for this target type; as the
+        // front end that decides writes it (Clang: the source's spaces, "temp * 655...")
+        assertThat(cast.message().replace(" ", ""))
+                .startsWith("'(unsignedshort)(temp*")
+                .contains("...'");
         assertThat(cast.message())
-                .startsWith("'(unsigned short)(temp*655...'")
                 .contains("-69.235 gives 65467 on x86, 0 on the GPU")
                 .doesNotContain("saturate");
-        assertThat(cast.evidence()).anyMatch(e -> e.text().contains("temp*65535.0f"));
+        assertThat(cast.evidence()).anyMatch(e -> e.text().replace(" ", "").contains("temp*65535.0f"));
         assertThat(cast.location().startColumn()).isPositive();
         assertThat(cast.function()).isEqualTo("reconstruct");
         assertThat(cast.fingerprintKey()).doesNotContain("16");
@@ -352,7 +355,7 @@ class CudaSourceAnalyzerTest {
                 .filter(f -> f.ruleId().equals("NL008") && f.location().startLine() == 6)
                 .findFirst()
                 .orElseThrow();
-        assertThat(promo.message()).contains("4.0/(1.0+x*x)").contains("1.0");
+        assertThat(promo.message().replace(" ", "")).contains("4.0/(1.0+x*x)").contains("1.0");
     }
 
     @Test
@@ -361,16 +364,21 @@ class CudaSourceAnalyzerTest {
         java.util.Map<String, String> byExpr = new java.util.HashMap<>();
         ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL001") && f.location().file().equals("range_by_construction.cu"))
-                .forEach(f -> byExpr.put(f.message().substring(0, f.message().indexOf('\'', 1) + 1), f.message()));
+                .forEach(f -> byExpr.put(
+                        f.message()
+                                .substring(0, f.message().indexOf('\'', 1) + 1)
+                                .replace(" ", ""),
+                        f.message()));
+        // (the expressions as quoted, spaces left out: Clang's text keeps the source's)
         // no negative example for a value that cannot be negative: what x86 and the GPU give above the range
         // >= 0 into 32 bits leaves the range only above 4e9: a note that says so
-        assertThat(byExpr.get("'(unsigned int)(sqrtf(x))'"))
+        assertThat(byExpr.get("'(unsignedint)(sqrtf(x))'"))
                 .endsWith("not negative: out of range only above 4294967295");
-        assertThat(byExpr.get("'static_cast<unsigned shor...'"))
+        assertThat(byExpr.get("'static_cast<unsignedshor...'"))
                 .contains("bounded below only: 70000 wraps to 4464 on x86 and the GPU")
                 .doesNotContain("-69.235");
         // a value that can be negative keeps the negative example
-        assertThat(byExpr.get("'(unsigned char)(x*255.0f)'")).contains("-69.235 gives 187 on x86, 0 on the GPU");
+        assertThat(byExpr.get("'(unsignedchar)(x*255.0f)'")).contains("-69.235 gives 187 on x86, 0 on the GPU");
         // the casts proven in range are notes that say why (an implicit conversion would be exact: dropped)
         assertThat(ctx.findings())
                 .filteredOn(f -> f.location().file().equals("range_by_construction.cu")
@@ -763,7 +771,8 @@ class CudaSourceAnalyzerTest {
         assertThat(nl001)
                 .filteredOn(f -> f.location().startLine() == 11)
                 .hasSize(1)
-                .allMatch(f -> f.level() == Level.NOTE && f.message().contains("r>0 && r<100"));
+                .allMatch(f ->
+                        f.level() == Level.NOTE && f.message().replace(" ", "").contains("r>0&&r<100"));
     }
 
     @Test

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The random-variate lines of Clang's facts ({@code ClangVariateLines}, what a function the hand-written parser
  * cannot read gets) against the hand-written front end's ({@code RandomVariates.variateLines}) on every CUDA fixture
- * file that draws: each fixture directory is scanned once with both front ends (the hand-written lines for the
- * functions it reads) and once with {@code -Dnumlint.clang.alone=true} (Clang's lines for every function of a file
- * Clang read), and the lines of each drawing file must agree, or the difference is listed below with its reason.
+ * file that draws: each fixture directory is scanned once with both front ends on every function
+ * ({@code -Dnumlint.clang.both=true}: the hand-written lines for the functions it reads) and once with
+ * {@code -Dnumlint.clang.alone=true} (Clang's lines for every function of a file Clang read), and the lines of each
+ * drawing file must agree, or the difference is listed below with its reason.
  */
 class VariateLinesDifferentialTest {
     private static final Path FIXTURES = Path.of("src/test/resources/fixtures");
@@ -125,8 +126,10 @@ class VariateLinesDifferentialTest {
     /** The variate lines of {@code files} (scanned in {@code dir}), keyed "prefix/relative:". */
     private static Map<String, Set<Integer>> lines(Path dir, List<Path> files, String prefix, boolean alone) {
         String was = System.getProperty("numlint.clang.alone");
-        if (alone) System.setProperty("numlint.clang.alone", "true");
-        else System.clearProperty("numlint.clang.alone");
+        String wasBoth = System.getProperty("numlint.clang.both");
+        // the hand-written side: both front ends on every function (by default Clang decides what it saw whole)
+        System.setProperty(alone ? "numlint.clang.alone" : "numlint.clang.both", "true");
+        System.clearProperty(alone ? "numlint.clang.both" : "numlint.clang.alone");
         try {
             Set<Path> which = new java.util.HashSet<>();
             for (Path f : files) which.add(f.toAbsolutePath().normalize());
@@ -144,6 +147,8 @@ class VariateLinesDifferentialTest {
         } finally {
             if (was == null) System.clearProperty("numlint.clang.alone");
             else System.setProperty("numlint.clang.alone", was);
+            if (wasBoth == null) System.clearProperty("numlint.clang.both");
+            else System.setProperty("numlint.clang.both", wasBoth);
         }
     }
 

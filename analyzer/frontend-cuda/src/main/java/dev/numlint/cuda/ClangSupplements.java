@@ -68,12 +68,12 @@ final class ClangSupplements {
                         : "refused";
             }
             List<Path> byName = ClangFrontEnd.includeDirsByName(unit.file(), unit.bytes(), unit.bc(), run::inTree);
-            return (fe.alone() ? "alone " : "") + fe.toolkit() + " through " + unit.file() + " "
+            return fe.decidingTag() + fe.toolkit() + " through " + unit.file() + " "
                     + SourceCache.sha256(unit.bytes()) + " "
                     + fe.arguments(unit.file(), language(unit.dialect()), unit.bc(), byName)
                     + (unit.header() ? " reads " + UnitHeaders.unitReads(run, unit.file()) : "");
         }
-        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + aloneArguments(run, file, bytes, bc, dialect);
+        return fe.decidingTag() + fe.toolkit() + " " + aloneArguments(run, file, bytes, bc, dialect);
     }
 
     /**

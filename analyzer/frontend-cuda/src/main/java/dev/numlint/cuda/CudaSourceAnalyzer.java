@@ -607,8 +607,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 CallSiteRanges callSites = new CallSiteRanges(toks, sp.functions, alone);
                 if (clang != null) clang.compiledAlone(alone); // Clang's call-site intervals (ClangCallSites)
                 List<TopLevelSplitter.FunctionDef> order = callSites.order();
-                // --frontend clang: the functions of a file Clang read are Clang's alone (ClangSupplement.missing)
+                // the functions of a file Clang read are Clang's (ClangSupplement.missing), but for those Clang could
+                // not see whole (ClangDecides); all of them with -Dnumlint.clang.alone=true
                 if (clang != null && run.clang.alone()) order = List.of();
+                else if (clang != null && run.clang.decides())
+                    order = ClangDecides.handWritten(order, toks, pp.conditionalLines, clang);
                 for (int i = 0; i < order.size(); i++) {
                     TopLevelSplitter.FunctionDef f = order.get(i);
                     // a "function" whose body is another function's (two declarations read as one definition) is
@@ -648,7 +651,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             } finally {
                 dev.numlint.model.WorkBudget.stop();
             }
-            if (clang != null) clangSupplements.supplement(clang, rel, rep, held, sink, run.clang.alone());
+            if (clang != null) clangSupplements.supplement(clang, rel, rep, held, sink, !run.clang.both());
             // the atomics no fact judged (a grep finds them): one note names why (AtomicRecall)
             Notification unjudged = clang == null || clang.notCompiled() != null
                     ? null

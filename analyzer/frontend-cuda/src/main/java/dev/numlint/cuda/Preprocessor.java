@@ -179,6 +179,14 @@ final class Preprocessor {
      */
     String activeError;
 
+    /**
+     * The lines of the conditional directives after which some code of their group is not compiled in one
+     * configuration at least: an {@code #if}/{@code #ifdef}/{@code #ifndef} not known true, and every {@code #elif}
+     * and {@code #else}. A function whose body holds one holds code Clang, which compiles one configuration, may not
+     * have seen ({@code ClangDecides}).
+     */
+    final java.util.BitSet conditionalLines = new java.util.BitSet();
+
     /** Preprocesses {@code text}; returns the code tokens (directives consumed). */
     List<PToken> run(String text) {
         List<PToken> raw = lex(text);
@@ -263,6 +271,7 @@ final class Preprocessor {
             case "if": {
                 Long v = active ? evalCondition(rest) : Long.valueOf(0);
                 conds.push(new Cond(active, emitted(conds), v == null ? BOTH : v != 0 ? TAKING : WAITING, rest));
+                if (conds.peek().state != TAKING) conditionalLines.set(line);
                 break;
             }
             case "ifdef":
@@ -277,11 +286,13 @@ final class Preprocessor {
                 }
                 conds.push(new Cond(
                         active, emitted(conds), state, (kw.equals("ifdef") ? "" : "!") + "defined(" + id + ")"));
+                if (state != TAKING) conditionalLines.set(line);
                 break;
             }
             case "elif": {
                 Cond c = conds.peek();
                 if (c == null) break;
+                conditionalLines.set(line);
                 c.branch(rest);
                 if (c.state == TAKING) c.state = DONE;
                 else if (c.state == WAITING) {
@@ -293,6 +304,7 @@ final class Preprocessor {
             case "else": {
                 Cond c = conds.peek();
                 if (c == null) break;
+                conditionalLines.set(line);
                 List<String> all = new ArrayList<>(c.prior);
                 all.add(c.text);
                 c.branch(all.size() == 1 ? "!(" + all.get(0) + ")" : "!(" + String.join(" || ", all) + ")");

@@ -90,7 +90,11 @@ final class SourceCache {
                         + ctx.nvcc().map(Path::toString).orElse("-"));
         k.add("nvcc-flags", String.valueOf(ctx.commandLineFlags()));
         for (String p : List.of(
-                "numlint.frontend", "numlint.clang.alone", "numlint.clang.inProcess", "numlint.clang.disable")) {
+                "numlint.frontend",
+                "numlint.clang.alone",
+                "numlint.clang.both",
+                "numlint.clang.inProcess",
+                "numlint.clang.disable")) {
             k.add(p, System.getProperty(p, "-"));
         }
         return new SourceCache(ctx.cacheDir().toAbsolutePath().normalize().resolve("source"), k.digest());

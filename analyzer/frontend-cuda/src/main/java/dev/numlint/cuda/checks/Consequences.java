@@ -34,6 +34,26 @@ final class Consequences {
         return Quote.expression(text);
     }
 
+    /**
+     * An explicit cast as a message quotes it: {@code how(operand)}, without a second pair of parentheses around an
+     * operand that brings its own (Clang's text of {@code (unsigned)(x * 255.0f)} is the parenthesised operand).
+     */
+    static String cast(String how, String operand) {
+        return how + (enclosed(operand) ? operand : "(" + operand + ")");
+    }
+
+    /** Whether {@code s} is one parenthesised expression: its first parenthesis closes at its end. */
+    static boolean enclosed(String s) {
+        if (s == null || s.length() < 2 || s.charAt(0) != '(' || s.charAt(s.length() - 1) != ')') return false;
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')' && --depth == 0) return i == s.length() - 1;
+        }
+        return false;
+    }
+
     /** {@code text} shortened further, for a sink quoted after the hazard's own expression. */
     static String shortQuote(String text) {
         return Quote.shorten(text, 20);

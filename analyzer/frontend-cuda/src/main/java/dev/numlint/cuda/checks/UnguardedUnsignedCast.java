@@ -219,7 +219,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
 
     /** The conversion as a message quotes it: an explicit cast with its operand, else the converted expression. */
     static String quoted(FunctionFacts.Conversion c) {
-        return Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
+        return Consequences.quote(c.explicit() ? Consequences.cast(c.how(), c.operand()) : c.operand());
     }
 
     /** A bound for a message: whole numbers as such, others with up to three decimals. */

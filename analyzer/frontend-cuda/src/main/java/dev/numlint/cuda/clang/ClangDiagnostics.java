@@ -37,6 +37,16 @@ final class ClangDiagnostics {
     /** The prefix of an undeclared identifier among the unknown type names (no type name begins with it). */
     static final String UNDECLARED = "#";
 
+    /**
+     * The key of the lines of every error located in the unit's file, among the unknown type names (no type name
+     * begins with it): a function whose lines hold one may have lost statements to Clang's recovery
+     * ({@link ClangUnit#errorLines()}).
+     */
+    static final String ERRORS = "!";
+
+    /** Error lines kept per file. */
+    private static final int MAX_ERROR_LINES = 4096;
+
     /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
     private static final int MAX_UNKNOWN_TYPES = 256;
 
@@ -78,6 +88,7 @@ final class ClangDiagnostics {
                     else first = "in a file outside the scanned tree (its text is not quoted)";
                 }
                 unknownType(d, unknown, target);
+                errorLine(d, unknown, target);
             } finally {
                 clang_disposeDiagnostic(d);
             }
@@ -96,6 +107,21 @@ final class ClangDiagnostics {
 
     static boolean nvccAccepts(String error) {
         return error != null && SPACE_INHERITED.matcher(error).matches();
+    }
+
+    /** Records the line of an error located in this file ({@link #ERRORS}). */
+    private static void errorLine(CXDiagnostic d, Map<String, List<Integer>> unknown, CXFile target) {
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
+        if (!inUnit(loc, target)) return;
+        List<Integer> lines = unknown.computeIfAbsent(ERRORS, k -> new ArrayList<>());
+        if (lines.size() >= MAX_ERROR_LINES) return;
+        IntPointer line = new IntPointer(1);
+        try {
+            clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
+            lines.add(line.get());
+        } finally {
+            line.close();
+        }
     }
 
     /** Records the type an "unknown type name" error in this file names, with its line. */

@@ -49,6 +49,11 @@ public final class ClangFrontEnd {
      * measure of how far Clang's facts are from retiring the hand-written front end (docs/frontend/clang-alone-session14.md).
      */
     private boolean alone;
+    /**
+     * Both front ends on every function of a file Clang read ({@code -Dnumlint.clang.both=true}, a developer setting):
+     * the hand-written one's facts, amended by Clang's, as before session 34 (docs/frontend/one-frontend-session34.md).
+     */
+    private boolean both;
     /** libclang in this process (tests, {@code -Dnumlint.clang.inProcess=true}) instead of guarded workers. */
     private final boolean inProcess;
 
@@ -128,6 +133,7 @@ public final class ClangFrontEnd {
         ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root, tree);
         fe.cacheDir = ClangPch.kept() ? ctx.cacheDir() : null;
         fe.alone = Boolean.getBoolean("numlint.clang.alone");
+        fe.both = !fe.alone && Boolean.getBoolean("numlint.clang.both");
         return fe;
     }
 
@@ -150,6 +156,25 @@ public final class ClangFrontEnd {
     /** Whether the hand-written front end leaves the functions of a file Clang read to Clang ({@link #alone}). */
     public boolean alone() {
         return active && alone;
+    }
+
+    /**
+     * Whether Clang's facts decide the functions of a file Clang read that it saw whole, the hand-written front end
+     * analyzing only the others ({@code ClangDecides}): the default; not with {@link #alone} (Clang decides all of
+     * them) nor with {@link #both}.
+     */
+    public boolean decides() {
+        return active && !alone && !both;
+    }
+
+    /** Whether both front ends analyze every function of a file Clang read ({@link #both}). */
+    public boolean both() {
+        return active && both;
+    }
+
+    /** Which front end decides, for the identity of Clang's reading of a file: "alone ", "both " or "". */
+    public String decidingTag() {
+        return alone() ? "alone " : both() ? "both " : "";
     }
 
     /** The scan's one note when Clang cannot read its files. */

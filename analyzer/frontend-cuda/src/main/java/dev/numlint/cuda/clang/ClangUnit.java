@@ -195,7 +195,8 @@ public final class ClangUnit {
     public Map<String, Integer> undefinedTypes() {
         Map<String, Integer> out = new java.util.TreeMap<>();
         for (Map.Entry<String, List<Integer>> e : unknownTypes.entrySet()) {
-            if (e.getKey().startsWith(ClangDiagnostics.UNDECLARED)) continue;
+            if (e.getKey().startsWith(ClangDiagnostics.UNDECLARED) || e.getKey().equals(ClangDiagnostics.ERRORS))
+                continue;
             java.util.Set<Object> places = new java.util.HashSet<>();
             for (int line : e.getValue()) {
                 Function in = null;
@@ -219,9 +220,15 @@ public final class ClangUnit {
     public Map<String, List<Integer>> diagnosed(boolean undeclared) {
         Map<String, List<Integer>> out = new java.util.TreeMap<>();
         unknownTypes.forEach((k, v) -> {
+            if (k.equals(ClangDiagnostics.ERRORS)) return;
             if (k.startsWith(ClangDiagnostics.UNDECLARED) == undeclared) out.put(undeclared ? k.substring(1) : k, v);
         });
         return out;
+    }
+
+    /** The lines of this file Clang's errors are located on (their expansion), in the order reported. */
+    public List<Integer> errorLines() {
+        return unknownTypes.getOrDefault(ClangDiagnostics.ERRORS, List.of());
     }
 
     /** Whether Clang cannot run at all (libclang did not load in a worker), rather than this file failing. */
