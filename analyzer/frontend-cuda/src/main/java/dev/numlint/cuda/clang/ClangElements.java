@@ -87,13 +87,16 @@ final class ClangElements {
         if (subscripts.isEmpty() || x == null) return out;
         Context cx = new Context(chain, update);
         String stepped = steppedBase(x, cx);
-        if (stepped == null && !fixedBase(x, cx)) return out;
+        Poly row = stepped == null && !fixedBase(x, cx) ? ClangElementBases.rowStart(x, cx) : null;
+        if (stepped == null && row == null && !fixedBase(x, cx)) return out;
         for (int k = 0; k < subscripts.size(); k++) {
             ClangNode s = subscripts.get(k);
             Poly p = cx.poly(s, update, chain.size() - 1, 0);
             if (p == null) continue;
             // the subscript applied to a stepped pointer addresses the element pointer + subscript
             if (stepped != null && k == subscripts.size() - 1) p = p.plus(Poly.symbol(stepped), 1);
+            // applied to a row pointer (r = &B[e] in a loop's body), the element B[e + subscript]
+            if (row != null && k == subscripts.size() - 1) p = p.plus(row, 1);
             for (int q = 0; q < chain.size(); q++) {
                 if (!out.contains(chain.get(q)) && cx.injective(p, q)) out.add(chain.get(q));
             }
@@ -122,7 +125,7 @@ final class ClangElements {
      * Whether the array or pointer {@code b} that is subscripted has one address through the loops: an array variable
      * or an array member of a struct variable (whatever is stored into them), or a pointer the loops do not write.
      */
-    private static boolean fixedBase(ClangNode b, Context cx) {
+    static boolean fixedBase(ClangNode b, Context cx) {
         ClangNode x = strip(b);
         if (x == null) return false;
         if (x.kind == CXCursor_DeclRefExpr) {
@@ -138,7 +141,7 @@ final class ClangElements {
         return false;
     }
 
-    private static boolean array(int kind) {
+    static boolean array(int kind) {
         return kind == CXType_ConstantArray
                 || kind == CXType_IncompleteArray
                 || kind == CXType_VariableArray
@@ -263,6 +266,9 @@ final class ClangElements {
                     case CXCursor_MemberRefExpr -> {
                         return member(s);
                     }
+                    case CXCursor_ArraySubscriptExpr -> {
+                        return ClangElementBases.element(this, s, depth);
+                    }
                     default -> {
                         return null;
                     }
@@ -306,7 +312,7 @@ final class ClangElements {
          * A member read {@code m->n} or {@code s.n} of a variable the loops do not change ({@link #invariant}), pass
          * to no call, and whose member of that name they never assign: a symbol (its key holds no USR separator).
          */
-        private Poly member(ClangNode s) {
+        Poly member(ClangNode s) {
             if (s.children.size() != 1) return null;
             ClangNode owner = strip(s.children.get(0));
             if (owner == null || owner.kind != CXCursor_DeclRefExpr || owner.refUsr == null) return null;
@@ -399,7 +405,7 @@ final class ClangElements {
         }
 
         /** The one write of the local {@code usr} inside the outermost loop (an assignment or its declaration), else null. */
-        private ClangNode onlyWrite(String usr) {
+        ClangNode onlyWrite(String usr) {
             ClangNode outer = chain.get(0);
             ClangNode[] found = new ClangNode[1];
             int[] count = new int[1];

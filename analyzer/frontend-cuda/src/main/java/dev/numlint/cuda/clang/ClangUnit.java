@@ -475,6 +475,10 @@ public final class ClangUnit {
         ClangNode s = strip(op);
         if (s != null && floating(s.canonKind)) return s.canon;
         if (in == null || !ClangTemplates.pattern(in)) return null;
+        // an operand of a resolved integer type (int(std::ceil(x)) in a template, an explicit conversion that is
+        // itself the floating one): an integer, whatever floating math it holds; the pattern's guesses are for
+        // dependent operands only
+        if (s != null && integral(s.canonKind)) return null;
         String param = templateParam(s == null ? op : s);
         String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
         if (inst != null) return inst;

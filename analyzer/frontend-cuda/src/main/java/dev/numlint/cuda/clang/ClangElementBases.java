@@ -1,0 +1,122 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+/**
+ * Bases and sizes of the subscripts {@link ClangElements} reads: the row a pointer local points at ({@code r = &B[j*n]}
+ * in a loop's body, so that {@code r[i]} is {@code B[j*n + i]}) and an element of an integer array that the loops do
+ * not change ({@code q->d[axis]}, a size in a row-major subscript). Tuned on the session-34 evaluation's code.
+ */
+final class ClangElementBases {
+    private ClangElementBases() {}
+
+    /**
+     * The offset {@code e} of a row pointer {@code b}: a pointer local written once in the loops, in the body of one
+     * of them before the update ({@code float *r = &B[e];}, {@code r = B + e}, {@code B - e}), from an array or
+     * pointer {@code B} of one address through the loops ({@link ClangElements#fixedBase}): {@code r[i]} is then {@code B[e + i]},
+     * with {@code e} read where {@code r} is written. Null when not such (a second write, a base the loops change, an
+     * offset that is no polynomial of the counters).
+     */
+    static Poly rowStart(ClangNode b, ClangElements.Context cx) {
+        ClangNode x = strip(b);
+        if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
+            return null;
+        ClangNode def = cx.onlyWrite(x.refUsr);
+        if (def == null || def.offset < 0 || def.offset >= cx.update.offset) return null;
+        ClangNode value = def.kind == CXCursor_VarDecl
+                ? (def.children.isEmpty() ? null : def.children.get(def.children.size() - 1))
+                : def.kind == CXCursor_BinaryOperator && def.spelling.equals("=") && def.children.size() == 2
+                        ? def.children.get(1)
+                        : null;
+        ClangNode v = value == null ? null : strip(value);
+        if (v == null) return null;
+        ClangNode base;
+        ClangNode offset;
+        long sign = 1;
+        if (v.kind == CXCursor_UnaryOperator && v.spelling.equals("&") && v.children.size() == 1) {
+            ClangNode e = strip(v.children.get(0));
+            if (e == null || e.kind != CXCursor_ArraySubscriptExpr || e.children.size() != 2) return null;
+            base = e.children.get(0);
+            offset = e.children.get(1);
+        } else if (v.kind == CXCursor_BinaryOperator
+                && (v.spelling.equals("+") || v.spelling.equals("-"))
+                && v.children.size() == 2) {
+            ClangNode l = strip(v.children.get(0));
+            ClangNode r = strip(v.children.get(1));
+            if (l == null || r == null) return null;
+            boolean lp = l.canonKind == CXType_Pointer || ClangElements.array(l.canonKind);
+            boolean rp = r.canonKind == CXType_Pointer || ClangElements.array(r.canonKind);
+            if (lp == rp || rp && v.spelling.equals("-")) return null;
+            base = lp ? l : r;
+            offset = lp ? r : l;
+            if (v.spelling.equals("-")) sign = -1;
+        } else {
+            return null;
+        }
+        // the base itself subscripted (&B[i][j]) or another row pointer: not followed
+        ClangNode bb = strip(base);
+        if (bb == null || bb.kind == CXCursor_ArraySubscriptExpr || !ClangElements.fixedBase(bb, cx)) return null;
+        ClangNode loop = innermostLoop(def);
+        int p = cx.chain.indexOf(loop);
+        if (p < 0) return null;
+        ClangNode body = loop.children.get(loop.children.size() - 1);
+        if (!body.contains(def) || !body.contains(cx.update)) return null;
+        if (!dominates(ClangOutParams.anchor(def), cx.update, loop)) return null;
+        Poly off = cx.poly(offset, def, p, 1);
+        return off == null ? null : Poly.constant(0).plus(off, sign);
+    }
+
+    /**
+     * An element of an integer array read with a subscript the loops do not change ({@code q->d[axis]} of a
+     * struct {@code q} the loops do not change, {@link ClangElements.Context#member}; {@code d[1]} of an array or pointer the loops do
+     * not write) when the loops store into no integer element and call nothing: a symbol, as the member itself would be (a size in a row-major subscript).
+     */
+    static Poly element(ClangElements.Context cx, ClangNode s, int depth) {
+        if (s.children.size() != 2) return null;
+        ClangNode arr = strip(s.children.get(0));
+        if (arr == null) return null;
+        boolean fixed = arr.kind == CXCursor_MemberRefExpr
+                ? ClangElements.array(arr.canonKind) && cx.member(arr) != null
+                : arr.kind == CXCursor_DeclRefExpr
+                        && arr.refUsr != null
+                        && (ClangElements.array(arr.canonKind) || arr.canonKind == CXType_Pointer)
+                        && cx.invariant(arr.refUsr);
+        if (!fixed) return null;
+        Poly ix = cx.poly(s.children.get(1), null, -1, depth);
+        if (ix == null) return null;
+        boolean[] bad = new boolean[1];
+        cx.chain.get(0).forEach(n -> {
+            if (bad[0]) return;
+            if (n.kind == CXCursor_CallExpr) bad[0] = true;
+            boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                    || n.kind == CXCursor_CompoundAssignOperator
+                    || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+            if (!assign || n.children.isEmpty()) return;
+            ClangNode t = strip(n.children.get(0));
+            boolean store = t != null
+                    && (t.kind == CXCursor_ArraySubscriptExpr
+                            || t.kind == CXCursor_UnaryOperator && t.spelling.equals("*"));
+            if (store && !floating(t.canonKind)) bad[0] = true;
+        });
+        if (bad[0]) return null;
+        String at = ix.terms.toString().replace(Poly.SEP, "*");
+        String key;
+        String shown;
+        if (arr.kind == CXCursor_DeclRefExpr) {
+            key = "\u0002" + arr.refUsr + "\u0002[]\u0002" + at;
+            shown = arr.spelling;
+        } else {
+            ClangNode owner = strip(arr.children.get(0));
+            key = "\u0002" + owner.refUsr + "\u0002" + arr.spelling + "\u0002" + at;
+            shown = owner.spelling + (owner.canonKind == CXType_Pointer ? "->" : ".") + arr.spelling;
+        }
+        String sub = "...";
+        if (ix.zero()) sub = "0";
+        else if (ix.terms.size() == 1 && ix.terms.containsKey("")) sub = Long.toString(ix.terms.get(""));
+        else if (ix.terms.size() == 1 && ix.terms.firstEntry().getValue() == 1)
+            sub = cx.names.getOrDefault(ix.terms.firstKey(), sub);
+        cx.names.putIfAbsent(key, shown + "[" + sub + "]");
+        return Poly.symbol(key);
+    }
+}
