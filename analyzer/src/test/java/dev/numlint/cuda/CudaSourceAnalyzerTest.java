@@ -425,6 +425,10 @@ class CudaSourceAnalyzerTest {
         assertThat(at.apply("NL008", 38).message()).contains("only speed").doesNotContain("unlike float");
         // h*0.1 is not: 0.1 and 0.1f differ
         assertThat(at.apply("NL008", 40).message()).contains("rounded unlike float");
+        // sqrt of a value float holds rounds as sqrtf does; of a difference computed in double it does not
+        assertThat(at.apply("NL008", 42).message())
+                .contains("rounded unlike float")
+                .doesNotContain("only speed");
         // a loop-invariant step is a stepping, with the reason in the impact
         Finding step = at.apply("NL004", 14);
         assertThat(step.message()).contains("constant step");

@@ -556,7 +556,11 @@ final class ClangSites {
             List<ClangNode> args = arguments(e);
             // ldexp(x, n) of a float x is exact in double; the one rounding to float is ldexpf's own
             if (base.equals("ldexp") && !args.isEmpty() && floatHeld(args.get(0), fn)) return true;
-            return base.equals("sqrt") || base.equals("fabs") || NumericFacts.ROUNDING.contains(base);
+            // sqrt, fabs, floor ... of a value float holds round once as their float versions do; of a value
+            // computed in double (sqrt((t * t) - 1.0)) they see bits float code rounds away
+            return (base.equals("sqrt") || base.equals("fabs") || NumericFacts.ROUNDING.contains(base))
+                    && !args.isEmpty()
+                    && floatHeld(args.get(0), fn);
         }
         if (e.children.size() != 2
                 || !(e.spelling.equals("*")
