@@ -1,12 +1,8 @@
 package dev.numlint.cuda.clang;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.numlint.cuda.facts.ValueUse;
-import dev.numlint.model.BuildContext;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,18 +18,7 @@ class ClangLoopFactsTest {
     Path dir;
 
     private ClangUnit parse(String name, String source, ClangFrontEnd.Language lang) throws Exception {
-        Libclang lib = Libclang.get();
-        assertThat(lib).as("libclang loads: %s", Libclang.unavailable()).isNotNull();
-        if (lang == ClangFrontEnd.Language.CUDA) {
-            assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
-        }
-        Path f = dir.resolve(name);
-        byte[] text = source.getBytes(StandardCharsets.UTF_8);
-        Files.write(f, text);
-        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
-        ClangUnit u = ClangParser.parse(f, fe.arguments(f, lang, BuildContext.defaults()), text);
-        assertThat(u.failure()).isNull();
-        return u;
+        return ClangUnitTest.parse(dir, name, source, lang);
     }
 
     private static Map<Integer, String> ranges(ClangUnit u) {

@@ -17,6 +17,11 @@ class ClangUnitTest {
     Path dir;
 
     private ClangUnit parse(String name, String source, ClangFrontEnd.Language lang) throws Exception {
+        return parse(dir, name, source, lang);
+    }
+
+    /** {@code source} written to {@code dir/name} and parsed by libclang in this JVM, with the default flags. */
+    static ClangUnit parse(Path dir, String name, String source, ClangFrontEnd.Language lang) throws Exception {
         Libclang lib = Libclang.get();
         assertThat(lib).as("libclang loads: %s", Libclang.unavailable()).isNotNull();
         if (lang == ClangFrontEnd.Language.CUDA) {

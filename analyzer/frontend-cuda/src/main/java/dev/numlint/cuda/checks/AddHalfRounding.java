@@ -48,34 +48,19 @@ public final class AddHalfRounding implements CudaCheck {
                                 dbl ? "4503599627370497.0" : "8388609.0f",
                                 "even",
                                 dbl ? "4503599627370498" : "8388610");
-                if (below) {
-                    // no hazard: reported as exact (never shown), so that the PTX layer's finding of this cvt, which
-                    // cannot see the bound (a grid-stride index), merges into it and goes with it, as NL001's in range
-                    out.reportProven(
-                            ruleId(),
-                            facts.function,
-                            c.site(),
-                            msg,
-                            Confidence.HIGH,
-                            new Impact(
-                                    Impact.Kind.EXACT,
-                                    "not negative and below 2^23 (2^52) by construction",
-                                    null,
-                                    null));
-                    continue;
-                }
-                // the interval proves the sign: a PTX finding of the line adds evidence but raises nothing
-                out.reportProven(
-                        ruleId(),
-                        facts.function,
-                        c.site(),
-                        msg,
-                        Confidence.HIGH,
-                        new Impact(
+                // the interval proves the sign: a PTX finding of the line adds evidence but raises nothing. Below
+                // 2^23 (2^52) no hazard: reported as exact (never shown), so that the PTX layer's finding of this
+                // cvt, which cannot see the bound (a grid-stride index), merges into it and goes with it, as NL001's
+                // in range
+                Impact impact = below
+                        ? new Impact(
+                                Impact.Kind.EXACT, "not negative and below 2^23 (2^52) by construction", null, null)
+                        : new Impact(
                                 Impact.Kind.BOUNDED,
                                 "off by one at odd values from 2^23 and at 0.49999997",
                                 null,
-                                null));
+                                null);
+                out.reportProven(ruleId(), facts.function, c.site(), msg, Confidence.HIGH, impact);
                 continue;
             }
             if (c.guarded()) {
