@@ -96,12 +96,12 @@ final class ClangSumFacts {
 
     /** A site whose uses Clang's def-use follows ({@link ClangUnit#uses}). */
     static Site flowing(ClangUnit unit, ClangNode n, ClangUnit.Function f) {
-        int endCol = n.endLine == n.line ? n.endColumn : 0;
+        // columns in UTF-16 code units, as every location numlint reports (Clang counts bytes)
         return new Site(
                         n.line,
-                        n.column,
+                        unit.utf16Column(n),
                         n.endLine,
-                        endCol,
+                        unit.utf16EndColumn(n),
                         null,
                         unit.text(n),
                         f.device(),

@@ -719,7 +719,15 @@ public final class ClangSupplement {
     }
 
     private Site site(ClangNode n, ClangUnit.Function f) {
-        int endCol = n.endLine == n.line ? n.endColumn : 0;
-        return new Site(n.line, n.column, n.endLine, endCol, null, unit.text(n), f.device(), f.host(), null);
+        return new Site(
+                n.line,
+                unit.utf16Column(n),
+                n.endLine,
+                unit.utf16EndColumn(n),
+                null,
+                unit.text(n),
+                f.device(),
+                f.host(),
+                null);
     }
 }

@@ -289,10 +289,19 @@ public final class ClangUnit {
      * Clang counts bytes, which differ after a non-ASCII character on the line.
      */
     public int utf16Column(ClangNode n) {
-        if (n.offset < 0 || n.offset > text.length) return n.column;
-        int start = n.offset;
+        return utf16At(n.offset, n.column);
+    }
+
+    /** The same for the node's end (0 when it ends on another line, as the sites say). */
+    public int utf16EndColumn(ClangNode n) {
+        return n.endLine != n.line ? 0 : utf16At(n.endOffset, n.endColumn);
+    }
+
+    private int utf16At(int offset, int byteColumn) {
+        if (offset < 0 || offset > text.length) return byteColumn;
+        int start = offset;
         while (start > 0 && text[start - 1] != '\n') start--;
-        return new String(text, start, n.offset - start, StandardCharsets.UTF_8).length() + 1;
+        return new String(text, start, offset - start, StandardCharsets.UTF_8).length() + 1;
     }
 
     // ------------------------------------------------------------------ named analyses, cached
