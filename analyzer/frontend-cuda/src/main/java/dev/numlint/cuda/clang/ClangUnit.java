@@ -284,24 +284,14 @@ public final class ClangUnit {
         return new String(text, n.offset, n.endOffset - n.offset, StandardCharsets.UTF_8);
     }
 
-    /**
-     * The column of a node as the hand-written front end counts it (UTF-16 code units from the line's start, from 1);
-     * Clang counts bytes, which differ after a non-ASCII character on the line.
-     */
+    /** A node's column in UTF-16 code units from 1, as every location counts it ({@link ClangColumns}). */
     public int utf16Column(ClangNode n) {
-        return utf16At(n.offset, n.column);
+        return ClangColumns.utf16(text, n.offset, n.column);
     }
 
-    /** The same for the node's end (0 when it ends on another line, as the sites say). */
+    /** The same for the node's end; 0 when it ends on another line, as the sites say. */
     public int utf16EndColumn(ClangNode n) {
-        return n.endLine != n.line ? 0 : utf16At(n.endOffset, n.endColumn);
-    }
-
-    private int utf16At(int offset, int byteColumn) {
-        if (offset < 0 || offset > text.length) return byteColumn;
-        int start = offset;
-        while (start > 0 && text[start - 1] != '\n') start--;
-        return new String(text, start, offset - start, StandardCharsets.UTF_8).length() + 1;
+        return n.endLine != n.line ? 0 : ClangColumns.utf16(text, n.endOffset, n.endColumn);
     }
 
     // ------------------------------------------------------------------ named analyses, cached
