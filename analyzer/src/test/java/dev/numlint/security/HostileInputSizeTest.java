@@ -50,6 +50,7 @@ class HostileInputSizeTest {
         System.clearProperty("numlint.clang.factsBudgetMs");
         System.clearProperty("numlint.cuda.maxFunctionTokens");
         System.clearProperty("numlint.ptx.fileBudgetMs");
+        System.clearProperty("numlint.clang.both");
     }
 
     private Run run(String... args) {
@@ -105,6 +106,9 @@ class HostileInputSizeTest {
         // before: the budget was looked at only between functions, so one huge kernel ran to its end
         Files.writeString(repo.resolve("big.cu"), longKernel(3000));
         System.setProperty("numlint.cuda.fileBudgetMs", "30");
+        // the hand-written front end's budget is met where it analyzes a function; by default Clang's facts decide
+        // a function Clang saw whole (ClangDecides): both front ends on every function here
+        System.setProperty("numlint.clang.both", "true");
         // and Clang's facts of the functions the hand-written front end left: before, no budget at all (90 s in one
         // quadratic fact for this file, session 30)
         System.setProperty("numlint.clang.factsBudgetMs", "30");
@@ -133,6 +137,8 @@ class HostileInputSizeTest {
         // before: any function was parsed whole, its parse tree held in memory (1.3 GB for 100,000 lines)
         Files.writeString(repo.resolve("big.cu"), longKernel(300));
         System.setProperty("numlint.cuda.maxFunctionTokens", "2000");
+        // the hand-written parser's limit: both front ends on every function (by default Clang's facts decide 'k')
+        System.setProperty("numlint.clang.both", "true");
         Run r = run("scan", "--ptx", "off", "--format", "json", repo.toString());
         assertThat(r.code()).as(r.err()).isIn(0, 1);
         List<JsonNode> over = notifications(r.json()).stream()
