@@ -70,6 +70,8 @@ final class CudaScanRun {
     final Map<Path, Set<Path>> unitReads = UnitHeaders.map();
     /** The project files the scan's compiled units read, by real path ({@link BuildScope}). */
     final Set<Path> unitsRead = ConcurrentHashMap.newKeySet();
+    /** The compiled units preprocessed in this scan, by real path ({@link UnreadHeaders}). */
+    final Set<Path> unitsPreprocessed = ConcurrentHashMap.newKeySet();
 
     final dev.numlint.toolchain.IncludePolicy policy;
     /** The types Clang found used but defined in no file it read, over the whole scan (one notice at the end). */

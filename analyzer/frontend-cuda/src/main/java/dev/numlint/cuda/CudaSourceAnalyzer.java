@@ -223,6 +223,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         // headers whose code only an includer's macros make active (a single-header library's implementation)
         IncludedSources.analyzeInContexts(driver, run, headers, sink);
+        // headers a compiled unit names in an #include its compile command does not take: not compiled
+        if (scope == null) UnreadHeaders.review(run, ctx, headers, sink);
         // sources that a scanned source includes but the build does not compile through it: analyzed on their own
         for (Path f : sources) {
             Path real = CudaScanRun.realPath(f);
@@ -445,6 +447,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (from == null && !isHeader(file) && !isFragment(file)) {
                 UnitHeaders.reached(run, real, reads);
                 run.unitsRead.addAll(reads);
+                if (real != null) run.unitsPreprocessed.add(real);
             }
             // Clang reads a file compiled only through an include as the unit that includes it compiles it, and a
             // listed header in the first compiled unit that includes it
