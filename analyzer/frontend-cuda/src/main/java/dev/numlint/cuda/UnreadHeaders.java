@@ -33,25 +33,28 @@ final class UnreadHeaders {
      * note; called once the compiled units are preprocessed.
      */
     static void review(CudaScanRun run, ScanContext ctx, List<Path> headers, FindingSink sink) {
-        List<String> named = new ArrayList<>();
+        java.util.Map<String, List<String>> byUnit = new java.util.TreeMap<>();
         for (Path h : headers) {
             String why = why(run, ctx, h);
             if (why == null) continue;
+            Path via = ctx.buildContext(h).compiledVia();
             ctx.addBuildContext(h, BuildContext.defaults().notCompiled(why));
-            named.add(ctx.relativize(h));
+            byUnit.computeIfAbsent(ctx.relativize(via), k -> new ArrayList<>()).add(ctx.relativize(h));
         }
-        if (named.isEmpty()) return;
-        int shown = Math.min(named.size(), 10);
-        sink.notify(new Notification(
-                named.get(0),
-                0,
-                Level.NOTE,
-                NOTICE,
-                named.size() + " header" + (named.size() == 1 ? "" : "s")
-                        + " that a compiled unit names in an #include but does not read with its compile command (the"
-                        + " #include sits in a branch this configuration does not compile): analyzed, their findings"
-                        + " are notes: " + String.join(", ", named.subList(0, shown))
-                        + (named.size() > shown ? " and " + (named.size() - shown) + " more" : "")));
+        byUnit.forEach((unit, named) -> {
+            int shown = Math.min(named.size(), 10);
+            sink.notify(new Notification(
+                    unit,
+                    0,
+                    Level.NOTE,
+                    NOTICE,
+                    named.size() + " header" + (named.size() == 1 ? "" : "s")
+                            + " that this unit names in an #include but does not read with its compile command (the"
+                            + " #include sits in a branch this configuration does not compile; no other compiled unit"
+                            + " of the scan reads them): analyzed, their findings are notes: "
+                            + String.join(", ", named.subList(0, shown))
+                            + (named.size() > shown ? " and " + (named.size() - shown) + " more" : "")));
+        });
     }
 
     /** Why {@code h} is not compiled by this configuration, or null when it may be. */
