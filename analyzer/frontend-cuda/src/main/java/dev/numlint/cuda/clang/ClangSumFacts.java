@@ -96,19 +96,32 @@ final class ClangSumFacts {
 
     /** A site whose uses Clang's def-use follows ({@link ClangUnit#uses}). */
     static Site flowing(ClangUnit unit, ClangNode n, ClangUnit.Function f) {
+        return site(unit, n, f, () -> unit.uses(n, f), () -> unit.drawn(n, f)).inStatementEndingAt(statementEnd(n));
+    }
+
+    /** A site at {@code n} without def-use (its uses are not followed). */
+    static Site at(ClangUnit unit, ClangNode n, ClangUnit.Function f) {
+        return site(unit, n, f, null, null);
+    }
+
+    private static Site site(
+            ClangUnit unit,
+            ClangNode n,
+            ClangUnit.Function f,
+            java.util.function.Supplier<java.util.List<dev.numlint.cuda.facts.ValueUse>> uses,
+            java.util.function.BooleanSupplier drawn) {
         // columns in UTF-16 code units, as every location numlint reports (Clang counts bytes)
         return new Site(
-                        n.line,
-                        unit.utf16Column(n),
-                        n.endLine,
-                        unit.utf16EndColumn(n),
-                        null,
-                        unit.text(n),
-                        f.device(),
-                        f.host(),
-                        () -> unit.uses(n, f),
-                        () -> unit.drawn(n, f))
-                .inStatementEndingAt(statementEnd(n));
+                n.line,
+                unit.utf16Column(n),
+                n.endLine,
+                unit.utf16EndColumn(n),
+                null,
+                unit.text(n),
+                f.device(),
+                f.host(),
+                uses,
+                drawn);
     }
 
     /**

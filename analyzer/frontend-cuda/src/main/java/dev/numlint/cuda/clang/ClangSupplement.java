@@ -719,15 +719,6 @@ public final class ClangSupplement {
     }
 
     private Site site(ClangNode n, ClangUnit.Function f) {
-        return new Site(
-                n.line,
-                unit.utf16Column(n),
-                n.endLine,
-                unit.utf16EndColumn(n),
-                null,
-                unit.text(n),
-                f.device(),
-                f.host(),
-                null);
+        return ClangSumFacts.at(unit, n, f);
     }
 }
