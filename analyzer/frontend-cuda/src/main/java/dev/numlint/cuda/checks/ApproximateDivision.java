@@ -36,6 +36,10 @@ public final class ApproximateDivision implements CudaCheck {
                 boolean signOnly = proven && d.site().uses().isEmpty();
                 if (signOnly) {
                     impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-quotient-sign"), null, null);
+                } else if (impact.kind() == Impact.Kind.BOUNDED && ApproximateMathFunction.asm(d.intrinsic())) {
+                    // an instruction of an asm statement (div.approx.f32) is not raised as an intrinsic is: its
+                    // result leaves through the asm's operands, which numlint does not follow
+                    impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-asm-operand"), null, null);
                 } else if (impact.kind() == Impact.Kind.BOUNDED) {
                     impact = null; // intrinsics are always worth a look
                 }

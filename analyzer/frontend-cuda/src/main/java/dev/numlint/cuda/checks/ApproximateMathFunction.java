@@ -29,12 +29,15 @@ public final class ApproximateMathFunction implements CudaCheck {
                 // a device math function that is approximate whatever the flags (rsqrtf): its level follows what
                 // the result decides, as for the library calls --use_fast_math maps to intrinsics
                 Impact impact = Consequences.of(c.site(), out);
+                String consequence = impact.kind() == Impact.Kind.BOUNDED && asm(c.base())
+                        ? Consequences.phrase("use-asm-operand")
+                        : impact.consequence();
                 Consequences.report(
                         out,
                         "NL006",
                         facts.function,
                         c.site(),
-                        intrinsicMessage(expr, cpuCounterpart(c.base()), impact.consequence()),
+                        intrinsicMessage(expr, cpuCounterpart(c.base()), consequence),
                         Confidence.HIGH,
                         impact,
                         null);
@@ -109,8 +112,16 @@ public final class ApproximateMathFunction implements CudaCheck {
                 .message("cuda-fast-intrinsic", "expr", expr, "fn", fn, "consequence", consequence);
     }
 
+    /** Whether {@code name} is an instruction of an asm statement ({@code ex2.approx.f32}), not a function. */
+    static boolean asm(String name) {
+        return name != null && name.indexOf('.') > 0;
+    }
+
     /** What the CPU computes for an approximate device function: {@code 1/sqrtf} for {@code rsqrtf}. */
     private static String cpuCounterpart(String base) {
-        return dev.numlint.knowledge.NumericFacts.APPROXIMATE_DEVICE_FUNCTIONS.getOrDefault(base, base);
+        String asm = dev.numlint.knowledge.InlinePtx.cpu(base); // an instruction of an asm statement
+        return asm != null
+                ? asm
+                : dev.numlint.knowledge.NumericFacts.APPROXIMATE_DEVICE_FUNCTIONS.getOrDefault(base, base);
     }
 }

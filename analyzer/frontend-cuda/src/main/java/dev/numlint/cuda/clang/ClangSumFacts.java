@@ -96,18 +96,25 @@ final class ClangSumFacts {
 
     /** A site whose uses Clang's def-use follows ({@link ClangUnit#uses}). */
     static Site flowing(ClangUnit unit, ClangNode n, ClangUnit.Function f) {
-        return site(unit, n, f, () -> unit.uses(n, f), () -> unit.drawn(n, f)).inStatementEndingAt(statementEnd(n));
+        return site(unit, n, f, unit.text(n), () -> unit.uses(n, f), () -> unit.drawn(n, f))
+                .inStatementEndingAt(statementEnd(n));
     }
 
     /** A site at {@code n} without def-use (its uses are not followed). */
     static Site at(ClangUnit unit, ClangNode n, ClangUnit.Function f) {
-        return site(unit, n, f, null, null);
+        return site(unit, n, f, unit.text(n), null, null);
+    }
+
+    /** A site at {@code n} without def-use that a message quotes as {@code text} (an asm statement's instruction). */
+    static Site named(ClangUnit unit, ClangNode n, ClangUnit.Function f, String text) {
+        return site(unit, n, f, text, null, null);
     }
 
     private static Site site(
             ClangUnit unit,
             ClangNode n,
             ClangUnit.Function f,
+            String text,
             java.util.function.Supplier<java.util.List<dev.numlint.cuda.facts.ValueUse>> uses,
             java.util.function.BooleanSupplier drawn) {
         // columns in UTF-16 code units, as every location numlint reports (Clang counts bytes)
@@ -117,7 +124,7 @@ final class ClangSumFacts {
                 n.endLine,
                 unit.utf16EndColumn(n),
                 null,
-                unit.text(n),
+                text,
                 f.device(),
                 f.host(),
                 uses,

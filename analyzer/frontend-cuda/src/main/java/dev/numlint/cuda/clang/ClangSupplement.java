@@ -588,8 +588,12 @@ public final class ClangSupplement {
             if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;
             FunctionFacts f = facts(out, c.in());
             // in a function only Clang read, the uses of the result follow Clang's def-use (what it decides)
-            Site at = whole.contains(c.in()) ? flowing(c.node(), c.in()) : site(c.node(), c.in());
-            if (c.name().equals("__fdividef")) {
+            Site at = c.node().kind == org.bytedeco.llvm.global.clang.CXCursor_GCCAsmStmt
+                    ? ClangSumFacts.named(unit, c.node(), c.in(), "asm " + c.name()) // an instruction written by hand
+                    : whole.contains(c.in()) ? flowing(c.node(), c.in()) : site(c.node(), c.in());
+            if (c.name().equals("__fdividef")
+                    || c.name().startsWith("div.")
+                    || c.name().startsWith("rcp.")) {
                 f.divisions.add(new FunctionFacts.Division(at, c.name()));
             } else {
                 f.calls.add(new FunctionFacts.MathCall(at, c.name(), c.name(), true, null, false, true));

@@ -576,6 +576,9 @@ public final class ClangUnit {
         List<Call> out = new ArrayList<>();
         Set<Integer> seen = new HashSet<>();
         eachInFunctions((fn, n) -> {
+            // the approximate instructions written by hand in an asm statement of device code (ex2.approx.f32)
+            if (n.kind == CXCursor_GCCAsmStmt && fn.device())
+                dev.numlint.knowledge.InlinePtx.approximate(text(n)).forEach(i -> out.add(new Call(n, i.name(), fn)));
             if (n.kind != CXCursor_CallExpr) return;
             String name = callee(n);
             // CUDA's C++ overload rsqrt(float) is rsqrtf (rsqrt.approx.f32): of a float, or of a template
