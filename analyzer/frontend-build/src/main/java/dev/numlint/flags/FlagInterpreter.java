@@ -214,6 +214,15 @@ final class FlagInterpreter {
                     || (t.lang() == FlagTok.Lang.ANY && NVCC_ONLY.contains(name))
                     || (t.lang() == FlagTok.Lang.HOST && NVCC_UNAMBIGUOUS.contains(name));
             if (!nvcc) {
+                // Intel's -fp-model takes its keyword as the next argument too (-fp-model fast)
+                if (name.equals("fp-model") && value == null && i + 1 < toks.size()) {
+                    String next = toks.get(i + 1).text();
+                    if (!next.startsWith("-")) {
+                        value = next;
+                        s = s + " " + next;
+                        i++;
+                    }
+                }
                 // host compiler: -march=native etc. (value joined with '=' in GCC syntax)
                 es.add(new FlagEntry(FlagTarget.HOST, s, name, value, t, t.loc()));
                 if (t.lang() == FlagTok.Lang.ANY && preprocessorFlag(name)) {

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 /**
  * NL002 in build flags: nvcc {@code --use_fast_math} (implies {@code -prec-div=false} unless {@code -prec-div=true}
  * is given anywhere) and {@code -prec-div=false}; host {@code -ffast-math}/{@code -Ofast},
- * {@code -funsafe-math-optimizations} and {@code -freciprocal-math} (x/y as x*(1/y)).
+ * {@code -funsafe-math-optimizations}, {@code -freciprocal-math} and Intel's {@code -fp-model fast} (x/y as x*(1/y)).
  */
 @AutoService(BuildFlagCheck.class)
 public final class ApproximateDivisionFlags implements BuildFlagCheck {
@@ -30,6 +30,7 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
                 }
             } else if (e.target() != FlagTarget.DEVICE
                     && (facts.hostFastMath(i)
+                            || facts.intelFastModel(i)
                             || e.name().equals("funsafe-math-optimizations")
                             || e.name().equals("freciprocal-math"))) {
                 key = "flags-host-reciprocal";

@@ -6,7 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * NL006 in build flags: nvcc {@code --use_fast_math} (intrinsic math functions, approximate sqrtf),
- * {@code -prec-sqrt=false}, and host {@code -ffast-math}/{@code -Ofast} (less accurate math forms, finite math).
+ * {@code -prec-sqrt=false}, host {@code -ffast-math}/{@code -Ofast} (less accurate math forms, finite math) and
+ * Intel's {@code -fp-model fast} (approximate math library routines).
  */
 @AutoService(BuildFlagCheck.class)
 public final class ApproximateMathFlags implements BuildFlagCheck {
@@ -29,6 +30,8 @@ public final class ApproximateMathFlags implements BuildFlagCheck {
                 }
             } else if (facts.hostFastMath(i)) {
                 key = "flags-host-fast-math";
+            } else if (facts.intelFastModel(i)) {
+                key = "flags-intel-fast-model";
             }
             if (key != null) {
                 FlagHazard h = FlagFacts.hazard(ruleId(), key, e);

@@ -97,6 +97,23 @@ public final class FlagFacts {
                 && !cancelled(idx, false, o -> o.name().equals("fno-fast-math"));
     }
 
+    /**
+     * Intel's {@code -fp-model fast} ({@code -fp-model=fast}, {@code fast=1}, {@code fast=2}: icx, icpx, icc, icpc),
+     * not undone by a later {@code -fp-model} with another keyword ({@code precise}, {@code strict}, {@code
+     * consistent}): the compiler may reassociate, contract, use approximate division and math library routines.
+     */
+    public boolean intelFastModel(int idx) {
+        FlagEntry e = entries.get(idx);
+        return e.target() != FlagTarget.DEVICE
+                && e.name().equals("fp-model")
+                && fastKeyword(e.value())
+                && !cancelled(idx, false, o -> o.name().equals("fp-model") && !fastKeyword(o.value()));
+    }
+
+    private static boolean fastKeyword(String v) {
+        return v != null && v.toLowerCase(Locale.ROOT).matches("fast(=[12])?");
+    }
+
     /** An nvcc device-code option {@code name} with a true/false value. */
     public static boolean device(FlagEntry e, String name) {
         return e.target() == FlagTarget.DEVICE && e.name().equals(name);
