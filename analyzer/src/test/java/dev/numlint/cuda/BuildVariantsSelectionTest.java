@@ -100,6 +100,13 @@ class BuildVariantsSelectionTest {
                                     && f.location().startLine() == 17))
                     .singleElement()
                     .satisfies(f -> assertThat(f.message()).doesNotContain("build variant"));
+            // one written operation, double in one build and float in the other: one finding, which names the other
+            assertThat(r.findings().stream()
+                            .filter(f -> f.location().file().endsWith("dslash.c")
+                                    && f.location().startLine() == 23))
+                    .singleElement()
+                    .satisfies(f -> assertThat(f.related()).anySatisfy(l -> assertThat(l.message())
+                            .startsWith("the same operation in the build variant -DUSE_FLOAT: ")));
             assertThat(r.findings().stream().filter(f -> f.location().file().endsWith("lattice_io.c")))
                     .hasSize(1);
             List<String> notes = r.notifications().stream()
