@@ -67,6 +67,51 @@ class BuildVariantsSelectionTest {
     }
 
     @Test
+    void theNoticeNamesTheVariantsAnalyzedAndWhyOthersWereNot() {
+        String n = BuildVariants.notice(
+                ctx("MODEL=1"),
+                List.of("-DMODEL=2 (b:3)", "-DMODEL=3 (b:4)", "-DMODEL=4 (b:5)"),
+                List.of("-Dm_EXPORTS (b:6)"),
+                List.of("-DMODEL=5 (b:7)"));
+        assertThat(n)
+                .startsWith("the compilation database compiles this file in 6 variants with different defines;"
+                        + " analyzed in its first entry's (-DMODEL=1) and again in -DMODEL=2 (b:3), -DMODEL=3 (b:4),"
+                        + " -DMODEL=4 (b:5); not analyzed again, the file uses no define they change: -Dm_EXPORTS"
+                        + " (b:6); not analyzed, over the limit of 3 extra variants per file: -DMODEL=5 (b:7);")
+                .endsWith("its headers are analyzed once, in the first variant, and the PTX layer compiles only that");
+    }
+
+    /** One object per model, five models: three more analyses of the unit, the fifth model's named as capped. */
+    @Test
+    void atMostThreeMoreVariantsPerUnit(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                src.resolve("model.c"),
+                "#if MODEL >= 2\ntypedef float real;\n#else\ntypedef double real;\n#endif\n"
+                        + "unsigned bin(real x) { return (unsigned)(x * MODEL); }\n");
+        StringBuilder db = new StringBuilder("[");
+        for (int m = 1; m <= 5; m++) {
+            if (m > 1) db.append(",\n");
+            String entry = CompileDatabases.of(src, "-DMODEL=" + m, "model.c");
+            db.append(entry, 1, entry.length() - 1);
+        }
+        Files.writeString(src.resolve("compile_commands.json"), db.append("]").toString());
+        ScanResult r = Scanner.scan(ScanOptions.builder(src)
+                .analyzers(Analyzers.load())
+                .cacheDir(dir.resolve("cache"))
+                .build());
+        assertThat(r.notifications().stream().filter(n -> n.id().equals("build-variants")))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("in 5 variants")
+                        .contains("analyzed in its first entry's (-DMODEL=1) and again in -DMODEL=2 (")
+                        .contains("over the limit of 3 extra variants per file: -DMODEL=5 ("));
+        // the float models' conversion, the double model's, as one finding of the written operation
+        assertThat(r.findings()).singleElement().satisfies(f -> assertThat(f.ruleId())
+                .isEqualTo("NL001"));
+    }
+
+    @Test
     void theSuffixKeepsTheMessageOneShortLine() {
         String m = "'sum += plaq[x]': serial float sum, loop at line 7: the error grows with n, order-dependent";
         assertThat(BuildVariants.suffixed(m, "-DUSE_FLOAT")).isEqualTo(m + "; in the build variant -DUSE_FLOAT");
