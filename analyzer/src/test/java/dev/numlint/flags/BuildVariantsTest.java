@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Session 14 evaluation (cminpack, CMINPACK_PRECISION=all): each source compiled three times, with
  * -D__cminpack_float__, with nothing and with -D__cminpack_long_double__. Merged, the three gave one context with both
- * variants' macros, which no real build uses. The first entry stands for the file, and a note says so.
+ * variants' macros, which no real build uses. The first entry is the file's context; the others are its variants
+ * (session 35), which the source front end analyzes too where the file uses a define they change.
  */
 class BuildVariantsTest {
     @Test
@@ -32,11 +33,19 @@ class BuildVariantsTest {
         TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
         BuildContext a = ctx.buildContext(dir.resolve("a.c"));
         assertThat(a.defines()).containsExactly("USE_FLOAT");
-        assertThat(ctx.notifications()).anySatisfy(n -> {
-            assertThat(n.id()).isEqualTo("build-variants");
-            assertThat(n.file()).isEqualTo("a.c");
-            assertThat(n.message()).contains("3 times").contains("-DUSE_FLOAT");
+        // session 35: the other variants travel with the context, for the source front end to analyze those whose
+        // differing defines the file uses; its build-variants notice says which (BuildVariantsSelectionTest)
+        assertThat(a.variants()).hasSize(2);
+        assertThat(a.variants().get(0).defines()).isEmpty();
+        assertThat(a.variants().get(1).defines()).containsExactly("USE_LONG_DOUBLE");
+        assertThat(a.variants()).allSatisfy(v -> {
+            assertThat(v.compiled()).isTrue();
+            assertThat(v.variants()).isEmpty();
+            assertThat(v.configuration()).startsWith("compile_commands.json entry (compile_commands.json:");
         });
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("build-variants"));
+        // copy and merge keep them, without repeating one
+        assertThat(a.copy().merge(a).variants()).hasSize(2);
     }
 
     /**
@@ -63,5 +72,6 @@ class BuildVariantsTest {
             assertThat(n.id()).isEqualTo("build-variants");
             assertThat(n.message()).contains("2 times").contains("CUDA entry").contains("-DUSING_CUDA=true");
         });
+        assertThat(a.variants()).isEmpty(); // the CUDA entry stands for the host-only ones
     }
 }

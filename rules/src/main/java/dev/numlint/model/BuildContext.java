@@ -52,6 +52,7 @@ public final class BuildContext {
     private String notCompiledReason; // why the configured build does not compile it (with compiled == FALSE)
     private String configuration;
     private final List<String> summary = new ArrayList<>();
+    private final List<BuildContext> variants = new ArrayList<>();
 
     public static BuildContext defaults() {
         return new BuildContext();
@@ -95,6 +96,7 @@ public final class BuildContext {
         for (String l : other.summary) {
             if (!summary.contains(l)) summary.add(l);
         }
+        for (BuildContext v : other.variants) addVariant(v);
         return this;
     }
 
@@ -294,6 +296,39 @@ public final class BuildContext {
      */
     public List<String> summary() {
         return Collections.unmodifiableList(summary);
+    }
+
+    /**
+     * The other build variants of a compiled unit: the contexts of its other compile commands with different defines
+     * (a {@code -DPRECISION=1} float build beside the double one), each as the front ends would get it from
+     * {@link dev.numlint.spi.ScanContext#buildContext} for that command alone, its {@link #configuration()} naming the
+     * entry ({@code compile_commands.json entry (build/compile_commands.json:12)}); this context is the unit's first
+     * (or CUDA) variant. Empty for every file but a compilation-database unit compiled more than once.
+     *
+     * <p>Kept on the context rather than behind a new SPI method: the variants are a property of the file's build
+     * like its defines, they travel with it through {@link #copy()}, {@link #merge} and the scan's per-file store,
+     * and every front end that reads a context can see them without a new call. A front end that ignores them
+     * analyzes the first variant only, as before. A variant's own {@code variants()} is empty.
+     */
+    public List<BuildContext> variants() {
+        return Collections.unmodifiableList(variants);
+    }
+
+    /** Adds a build variant ({@link #variants()}), a copy; one with the same defines and undefines is not added twice. */
+    public BuildContext addVariant(BuildContext v) {
+        for (BuildContext had : variants) {
+            if (sameDefines(had, v)) return this;
+        }
+        BuildContext c = v.copy();
+        c.variants.clear();
+        variants.add(c);
+        return this;
+    }
+
+    /** Whether two contexts define and undefine the same macros (as sets). */
+    public static boolean sameDefines(BuildContext a, BuildContext b) {
+        return new java.util.HashSet<>(a.defines).equals(new java.util.HashSet<>(b.defines))
+                && new java.util.HashSet<>(a.undefines).equals(new java.util.HashSet<>(b.undefines));
     }
 
     /** The origin of the first recorded flag satisfying the predicate (for evidence in findings). */

@@ -195,11 +195,12 @@ final class LayerMerge {
                 more = out.get(at);
             }
             String quote = "'" + more.identity().expression() + "'";
-            out.set(
-                    at,
-                    kept.toBuilder()
-                            .related(more.location(), "the same operation on this line: " + quote)
-                            .build());
+            // a build variant's finding of the operation (the float build's conversion of a double build's): said so
+            Object variant = more.properties().get("buildVariant");
+            String where = variant != null && !variant.equals(kept.properties().get("buildVariant"))
+                    ? "the same operation in the build variant " + variant + ": "
+                    : "the same operation on this line: ";
+            out.set(at, kept.toBuilder().related(more.location(), where + quote).build());
         }
         return out;
     }

@@ -711,6 +711,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (used) rep.databaseGroup(hs);
             else rep.reportGroup(hs);
         }
+        // a C, C++ or CUDA unit with other variants kept (BuildContext.variants): the source front end's
+        // build-variants notice says which it analyzed; this one only for the rest (a CUDA entry standing for host
+        // ones)
+        model.db.variants.keySet().removeIf(src -> isSource(src) && model.db.others.containsKey(src));
         model.db.variants.forEach((src, n) -> rep.sink.notify(new Notification(
                 ctx.relativize(src),
                 0,

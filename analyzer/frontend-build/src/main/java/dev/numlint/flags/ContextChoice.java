@@ -94,6 +94,15 @@ final class ContextChoice {
                 // neighbours' flags, its includes followed, but not compiled by the configured build
                 if (own.notCompiledReason() != null) c.notCompiled(own.notCompiledReason());
                 else c.compiled(true);
+                if (own == model.db.files.get(file)) {
+                    // its other compile commands with other defines, each made as this one (the front ends decide
+                    // which to analyze too: those whose differing defines the unit uses)
+                    for (BuildContext v : model.db.others.getOrDefault(file, List.of())) {
+                        BuildContext vc = BuildContext.defaults();
+                        mergeDistinct(vc, v);
+                        c.addVariant(vc.configuration(v.configuration()).compiled(true));
+                    }
+                }
             } else if (c == null) {
                 c = directoryContext(model.cmake, file);
             }

@@ -31,6 +31,14 @@ final class Contexts {
     final java.util.Set<Path> cudaVariant = new java.util.HashSet<>();
 
     /**
+     * The other variants of each file: the context of every later compilation whose defines differ from the first's
+     * (one per distinct set of defines, in entry order), which {@link ContextChoice} hands on as {@link
+     * BuildContext#variants()} (compilation-database units only). Not kept beside a CUDA compilation that stands for
+     * host-only ones.
+     */
+    final Map<Path, java.util.List<BuildContext>> others = new HashMap<>();
+
+    /**
      * A file's context. A second compilation of it with the same defines adds its settings; one with other
      * defines is another build of the file (a float and a double variant), which the first stands for: merged,
      * the two would define both variants' macros, which no real build does. A compilation as CUDA ({@code nvcc -x
@@ -46,6 +54,10 @@ final class Contexts {
             if (x.compiledAsCuda() && !had.compiledAsCuda()) {
                 files.put(f, x);
                 cudaVariant.add(f);
+                others.remove(f);
+            } else if (!had.compiledAsCuda() || x.compiledAsCuda()) {
+                java.util.List<BuildContext> o = others.computeIfAbsent(f, k -> new java.util.ArrayList<>());
+                if (o.stream().noneMatch(y -> BuildContext.sameDefines(y, x))) o.add(x);
             }
             return;
         }

@@ -166,7 +166,9 @@ final class ClangSupplements {
             alone = true;
             stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
             Path real = CudaScanRun.realPath(file);
-            java.util.Map<Path, byte[]> headers = UnitHeaders.wanted(run, real);
+            // a build variant's parse (BuildVariants) keeps no header: they are read in the first variant's
+            java.util.Map<Path, byte[]> headers =
+                    run.variantPass.get() ? java.util.Map.of() : UnitHeaders.wanted(run, real);
             unit = fe.parse(file, args, bytes, null, null, headers);
             stats.clangUnits.incrementAndGet();
             if (SourceKinds.isHeader(file)) stats.clangHeadersAlone.incrementAndGet();

@@ -59,6 +59,12 @@ final class CudaScanRun {
     final Map<Path, Map<String, IncludedFrom>> headerContexts = new ConcurrentHashMap<>();
     /** The names each listed header's conditions test ({@link IncludedSources#conditionNames}), by real path. */
     final Map<Path, Set<String>> conditionNames = new ConcurrentHashMap<>();
+    /**
+     * Set while this thread analyzes a unit again in another build variant ({@link BuildVariants}): its includes
+     * record no includer of a header (headers are analyzed once, in the first variant) and its Clang parse keeps no
+     * header's cursors.
+     */
+    final ThreadLocal<Boolean> variantPass = ThreadLocal.withInitial(() -> Boolean.FALSE);
     /** The lines of each listed header that its analysis alone read (tokens after preprocessing), by real path. */
     final Map<Path, java.util.BitSet> aloneLines = new ConcurrentHashMap<>();
 
@@ -401,6 +407,7 @@ final class CudaScanRun {
     }
 
     void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
+        if (variantPass.get()) return;
         if (listed.contains(header)) {
             listedIncluders.compute(
                     header,

@@ -334,10 +334,25 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     /**
      * Analyzes one file (never throws). {@code from} is null for a file the scan lists; for a file reached only by
-     * {@code #include} it is the first includer, whose macros and build context the file is analyzed with.
+     * {@code #include} it is the first includer, whose macros and build context the file is analyzed with. A compiled
+     * unit with other build variants is analyzed again in those whose defines it uses ({@link BuildVariants}).
      */
     void analyzeFile(
             CudaScanRun run, ProjectHeaders headers, Path file, FindingSink sink, CudaScanRun.IncludedFrom from) {
+        boolean unit = from == null && !isHeader(file) && !isFragment(file);
+        BuildVariants.analyze(
+                run, file, unit, sink, (to, v, reads) -> analyzeFile(run, headers, file, to, from, v, reads));
+    }
+
+    /** One analysis of a file; {@code variant}: a build variant's context instead of the file's; adds to {@code reads}. */
+    private void analyzeFile(
+            CudaScanRun run,
+            ProjectHeaders headers,
+            Path file,
+            FindingSink sink,
+            CudaScanRun.IncludedFrom from,
+            BuildContext variant,
+            Set<Path> reads) {
         ScanContext ctx = run.ctx;
         String rel = ctx.relativize(file);
         try {
@@ -371,7 +386,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             stats.files.incrementAndGet();
             stats.lines.addAndGet(countLines(text));
             Path buildFile = from == null ? file : from.includer();
-            BuildContext bc = ctx.buildContext(buildFile);
+            BuildContext bc = variant != null ? variant : ctx.buildContext(buildFile);
             Map<String, Preprocessor.Macro> macros = new HashMap<>();
             List<Path> includeDirs = new ArrayList<>();
             for (String m : EMPTY_LIBRARY_MACROS) macros.put(m, new Preprocessor.Macro(m, null, false, List.of()));
@@ -387,7 +402,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
-            Set<Path> reads = new java.util.TreeSet<>(); // the project files the preprocessing reads
             // an included header contributes its macros and declarations only: its own lines are analyzed (once)
             // when the scan reaches the header itself, or after the scanned files when the scan does not list it
             Preprocessor pp = new Preprocessor(macros, (name, line) -> {
@@ -444,7 +458,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
             CudaScanRun.IncludedFrom includer = from == null ? run.listedIncluders.get(real) : null;
             // a compiled unit: Clang's parse of it reads the listed headers it is the first includer of
-            if (from == null && !isHeader(file) && !isFragment(file)) {
+            if (from == null && !isHeader(file) && !isFragment(file) && variant == null) {
                 UnitHeaders.reached(run, real, reads);
                 run.unitsRead.addAll(reads);
                 if (real != null) run.unitsPreprocessed.add(real);
@@ -527,19 +541,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return k.digest();
     }
 
-    /** {@code #define NAME} at the start of a line, in any branch. */
-    private static final java.util.regex.Pattern DEFINE =
-            java.util.regex.Pattern.compile("(?m)^[ \\t]*#[ \\t]*define[ \\t]+([A-Za-z_][A-Za-z0-9_]*)");
-
-    /** The names a file's text defines as macros, under any {@code #if} branch (at most 4096). */
-    static java.util.Set<String> definedMacros(byte[] text) {
-        java.util.Set<String> out = new java.util.HashSet<>();
-        if (text == null) return out;
-        java.util.regex.Matcher m = DEFINE.matcher(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1));
-        while (m.find() && out.size() < 4096) out.add(m.group(1));
-        return out;
-    }
-
     /** The analysis of a preprocessed file: its functions, by both front ends; reports to {@code sink} only. */
     private void analyzeParsed(
             CudaScanRun run,
@@ -562,7 +563,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
             // the functions it and its project headers define or declare: the checks' reviews find precision families
-            sink.functions(DeclaredFunctions.of(rel, scope));
+            if (!run.variantPass.get()) sink.functions(DeclaredFunctions.of(rel, scope));
             // the types this file and its headers define: the scan's undefined-types notice leaves them out
             java.util.Set<String> defined = new java.util.HashSet<>(scope.typedefs.keySet());
             defined.addAll(scope.structs.keySet());
@@ -570,7 +571,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // defines it (opus's OPUS_INLINE, which a header parsed alone by Clang shows as an unknown type name):
             // the file's own #defines (recorded with the file's analysis), and the macros its reading knew (this run
             // only: they are its headers' and the command line's, many, and each header scanned records its own)
-            defined.addAll(definedMacros(bytes));
+            defined.addAll(IncludedSources.definedMacros(bytes));
             run.undefinedTypes.defined(defined);
             run.undefinedTypes.defined(macros.keySet());
             sink.definedTypes(defined);

@@ -129,6 +129,15 @@ final class IncludedSources {
             java.util.regex.Pattern.compile("(?m)^[ \\t]*#[ \\t]*(?:ifdef|ifndef|if|elif)\\b([^\\n]*)");
     private static final java.util.regex.Pattern DEFINE =
             java.util.regex.Pattern.compile("(?m)^[ \\t]*#[ \\t]*define[ \\t]+([A-Za-z_]\\w*)");
+    /** The names a file's text defines as macros, under any {@code #if} branch (at most 4096). */
+    static Set<String> definedMacros(byte[] text) {
+        Set<String> out = new java.util.HashSet<>();
+        if (text == null) return out;
+        java.util.regex.Matcher m = DEFINE.matcher(new String(text, StandardCharsets.ISO_8859_1));
+        while (m.find() && out.size() < 4096) out.add(m.group(1));
+        return out;
+    }
+
     private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
 
     /** The lines of the file that hold a token after preprocessing (its active code). */
