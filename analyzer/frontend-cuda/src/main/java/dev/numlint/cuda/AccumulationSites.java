@@ -102,7 +102,9 @@ final class AccumulationSites {
         // element (Clang's ClangElements proves it where Clang reads the function); through a division, a modulo,
         // a shift or another array (A[i/2], h[bin[i]]) two iterations can meet the same element
         Set<String> moveNames = new HashSet<>();
-        for (ExpressionContext ix : indices) if (linearSubscript(ix)) names(ix, moveNames);
+        for (ExpressionContext ix : indices) if (ElementStrides.linearSubscript(ix)) names(ix, moveNames);
+        // through a local declared in the loops from such a subscript (i = tile*T + k; out[3*i] +=)
+        strides.followLocals(declDepth, moveNames);
         String tt = a.text(target);
         // a.loops that overwrite the accumulator in every iteration (for an element acc[k], also a sweep
         // for (k...) acc[k] = 0 in the loop's body) start a new sum: only the a.loops inside the innermost such loop
@@ -624,26 +626,6 @@ final class AccumulationSites {
             Local l = a.lookup(n);
             if (l != null && l.loopDepth > declDepth) return false;
         }
-        return true;
-    }
-
-    /**
-     * Whether a subscript is built of names, literals, sums, differences, products, signs and casts only: one whose
-     * counter can move the element from one iteration to the next.
-     */
-    private static boolean linearSubscript(org.antlr.v4.runtime.tree.ParseTree t) {
-        if (t instanceof org.antlr.v4.runtime.tree.TerminalNode) return true;
-        if (t instanceof MulExprContext m && (m.DIV() != null || m.MOD() != null)) return false;
-        if (t instanceof UnaryExprContext u && u.MINUS() == null && u.PLUS() == null) return false;
-        // a member of a named struct or pointer (m->nbEBands, s.n): a value, as a name is
-        if (t instanceof MemberExprContext m) return m.qualifiedName() != null && ElementStrides.memberRoot(m) != null;
-        if (t instanceof ExpressionContext
-                && !(t instanceof PrimaryExprContext
-                        || t instanceof AddExprContext
-                        || t instanceof MulExprContext
-                        || t instanceof UnaryExprContext
-                        || t instanceof CastExprContext)) return false;
-        for (int i = 0; i < t.getChildCount(); i++) if (!linearSubscript(t.getChild(i))) return false;
         return true;
     }
 

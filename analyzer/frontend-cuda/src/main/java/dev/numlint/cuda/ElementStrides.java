@@ -108,6 +108,70 @@ final class ElementStrides {
         return null;
     }
 
+    /**
+     * Whether a subscript is built of names, literals, sums, differences, products, signs and casts only: one whose
+     * counter can move the element from one iteration to the next.
+     */
+    static boolean linearSubscript(org.antlr.v4.runtime.tree.ParseTree t) {
+        if (t instanceof org.antlr.v4.runtime.tree.TerminalNode) return true;
+        if (t instanceof MulExprContext m && (m.DIV() != null || m.MOD() != null)) return false;
+        if (t instanceof UnaryExprContext u && u.MINUS() == null && u.PLUS() == null) return false;
+        // a member of a named struct or pointer (m->nbEBands, s.n): a value, as a name is
+        if (t instanceof MemberExprContext m) return m.qualifiedName() != null && ElementStrides.memberRoot(m) != null;
+        if (t instanceof ExpressionContext
+                && !(t instanceof PrimaryExprContext
+                        || t instanceof AddExprContext
+                        || t instanceof MulExprContext
+                        || t instanceof UnaryExprContext
+                        || t instanceof CastExprContext)) return false;
+        for (int i = 0; i < t.getChildCount(); i++) if (!linearSubscript(t.getChild(i))) return false;
+        return true;
+    }
+
+    /** How many declarations of locals {@link #followLocals} follows. */
+    private static final int FOLLOWED = 8;
+
+    /**
+     * Adds to {@code moveNames} (the names of subscripts built of sums and products) the names that a local among
+     * them holds: a local declared inside the loops from the {@code from}th on, whose one definition in them is that
+     * declaration ({@code size_t i = tile * T + k;}, no other assignment, increment, address taken or name passed to
+     * a call) with an initializer of that form. Each iteration of the loop it is declared in gives it the
+     * initializer's value, so a counter the initializer reads moves the element as in the subscript itself.
+     */
+    void followLocals(int from, Set<String> moveNames) {
+        if (from >= a.loops.size()) return;
+        org.antlr.v4.runtime.ParserRuleContext outer = a.loops.get(from).node;
+        List<String> work = new ArrayList<>(moveNames);
+        Set<String> followed = new HashSet<>();
+        while (!work.isEmpty() && followed.size() < FOLLOWED) {
+            String n = work.remove(work.size() - 1);
+            if (!followed.add(n)) continue;
+            Local l = a.lookup(n);
+            if (l == null || l.loopDepth <= from || definitions(outer, n) != 1) continue;
+            ExpressionContext init = initializer(outer, n);
+            if (init == null || !linearSubscript(init)) continue;
+            Set<String> read = new HashSet<>();
+            names(init, read);
+            for (String r : read) if (moveNames.add(r)) work.add(r);
+        }
+    }
+
+    /** The initializer expression of the plain declaration {@code name = e} (no pointer, array or reference) in {@code t}, else null. */
+    private static ExpressionContext initializer(org.antlr.v4.runtime.tree.ParseTree t, String name) {
+        if (t instanceof InitDeclaratorContext d) {
+            if (d.declarator() == null || !name.equals(d.declarator().getText())) return null;
+            InitializerContext i = d.initializer();
+            return i == null || i.ASSIGN() == null || i.initializerClause() == null
+                    ? null
+                    : i.initializerClause().expression();
+        }
+        for (int k = 0; k < t.getChildCount(); k++) {
+            ExpressionContext e = initializer(t.getChild(k), name);
+            if (e != null) return e;
+        }
+        return null;
+    }
+
     /** Whether a statement holds a {@code continue} or a {@code goto}: an iteration may skip a step after it. */
     private static boolean jumpsBack(org.antlr.v4.runtime.tree.ParseTree t) {
         if (t instanceof GotoStmtContext) return true;

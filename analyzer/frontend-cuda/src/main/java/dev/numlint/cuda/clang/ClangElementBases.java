@@ -119,4 +119,18 @@ final class ClangElementBases {
         cx.names.putIfAbsent(key, shown + "[" + sub + "]");
         return Poly.symbol(key);
     }
+
+    /**
+     * Whether {@code usr} names a non-type template parameter of the function {@code fn} or of a template around
+     * it ({@code T} of {@code template<int T>}): a constant of each instantiation, which nothing can write or take
+     * the address of.
+     */
+    static boolean templateConstant(ClangNode fn, String usr) {
+        for (ClangNode a = fn; a != null && usr != null; a = a.parent) {
+            for (ClangNode c : a.children) {
+                if (c.kind == CXCursor_NonTypeTemplateParameter && usr.equals(c.usr)) return true;
+            }
+        }
+        return false;
+    }
 }

@@ -384,6 +384,7 @@ final class ClangElements {
 
         /** Whether {@code usr} is a parameter or local of {@code fn} that nothing in it writes or takes the address of. */
         private static boolean unwritten(ClangNode fn, String usr) {
+            if (ClangElementBases.templateConstant(fn, usr)) return true;
             boolean[] declared = new boolean[1];
             boolean[] written = new boolean[1];
             fn.forEach(n -> {
@@ -441,6 +442,8 @@ final class ClangElements {
                 ClangNode fn = chain.get(0);
                 while (fn != null && !ClangUnit.FUNCTION_KINDS.contains(fn.kind)) fn = fn.parent;
                 if (fn == null) return false;
+                // a non-type template parameter (T of template<int T>) is a constant: no call can write it
+                if (ClangElementBases.templateConstant(fn, u)) return true;
                 boolean[] local = new boolean[1];
                 boolean[] escapes = new boolean[1];
                 fn.forEach(n -> {
