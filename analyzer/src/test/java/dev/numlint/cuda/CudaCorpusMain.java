@@ -228,12 +228,27 @@ public final class CudaCorpusMain {
         @Override
         public void linkKernel(KernelLink link) {}
 
+        /** One cache directory for the run, deleted when the process ends (the benchmarks run this main often). */
+        private Path cache;
+
         @Override
-        public Path cacheDir() {
+        public synchronized Path cacheDir() {
+            if (cache != null) return cache;
             try {
-                return Files.createTempDirectory("numlint");
+                Path dir = Files.createTempDirectory("numlint");
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+                return cache = dir;
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private static void deleteTree(Path dir) {
+            try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+                s.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
+            } catch (IOException | RuntimeException e) {
+                // best effort: a temporary directory
             }
         }
 
