@@ -415,14 +415,16 @@ final class ClangIntervals {
     }
 
     /**
-     * {@code x}, the interval of the variable {@code v} reads, where the test {@code test} came out {@code holds}: a
-     * comparison of the variable with a constant ({@code r < 0}, {@code 255 < r}) bounds it on one side; {@code x}
-     * itself when {@code v} is not a variable's read or the test is another.
+     * {@code x}, the interval of the integer variable {@code v} reads, where the test {@code test} came out {@code
+     * holds}: a comparison of the variable with a constant ({@code r < 0}, {@code 255 < r}) bounds it on one side;
+     * {@code x} itself when {@code v} is not an integer variable's read or the test is another.
      */
     private static double[] underTest(ClangNode test, boolean holds, ClangNode v, double[] x) {
         ClangNode var = strip(v);
         ClangNode t = strip(test);
-        if (var == null || var.kind != CXCursor_DeclRefExpr || var.refUsr == null) return x;
+        // an integer: a floating NaN fails every test and passes the guard (NL001 takes a clamp of a float as in range
+        // by its own, weaker, rule)
+        if (var == null || var.kind != CXCursor_DeclRefExpr || var.refUsr == null || !integral(var.canonKind)) return x;
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2 || !isComparison(t.spelling))
             return x;
         String op = t.spelling;
