@@ -181,6 +181,8 @@ final class ClangLocalArrays {
         if (sumLoop == null || term == null || term.kind != CXCursor_ArraySubscriptExpr) return false;
         if (!array.equals(squash(unit.text(term.children.get(0)))) || !atCounter(term, sumLoop)) return false;
         if (!header(sumLoop).equals(header(divLoop)) || sumLoop.endOffset > divLoop.offset) return false;
+        // in the same loop body or both outside loops: the dividing loop runs when the summing loop ran
+        if (innermostLoop(sumLoop) != innermostLoop(divLoop)) return false;
         if (zeros.get(0).offset > sumLoop.offset || sumLoop.contains(zeros.get(0))) return false;
         if (boundWritten(sumLoop, sumLoop.endOffset, divLoop.offset, fn)) return false;
         for (Store o : stores) {
