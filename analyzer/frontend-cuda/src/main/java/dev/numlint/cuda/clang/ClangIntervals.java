@@ -11,9 +11,11 @@ import java.util.Set;
 
 /**
  * Value intervals of expressions in a {@link ClangUnit}: what an expression's own construction proves about its value
- * (constants, integer types, functions with a bounded result, clamps, + - * / of these, and the definition
- * of a local that reaches the use in straight-line code, a for statement's counter stepped up from its initializer,
- * the thread's index in the grid taken as a non-negative int), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
+ * (constants, integer types, functions with a bounded result, clamps, + - * / % of these, the sign of a product of
+ * paired factors ({@link ClangSquares}: {@code -x * x}), and the definition of a local or value parameter that reaches
+ * the use in straight-line code, narrowed by a guard of an integer ({@code if (r < 0) r = 0;}), a for statement's
+ * counter stepped up from its initializer, the elements of a local array ({@link ClangLocalArrays}), the thread's
+ * index in the grid taken as a non-negative int), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
  * {@code Intervals} does on its own. NL001/NL011 take a conversion whose interval lies inside the target range as
  * guarded. A value the analysis cannot bound is {@code [-inf, inf]}.
  */
