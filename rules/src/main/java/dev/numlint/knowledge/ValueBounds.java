@@ -50,7 +50,14 @@ public final class ValueBounds {
             Map.entry("acos", new double[] {0, Math.PI}),
             Map.entry("acosf", new double[] {0, Math.PI}),
             Map.entry("atan2", new double[] {-Math.PI, Math.PI}),
-            Map.entry("atan2f", new double[] {-Math.PI, Math.PI}));
+            Map.entry("atan2f", new double[] {-Math.PI, Math.PI}),
+            // the C library's pseudo-random integers: in [0, RAND_MAX], 2^31 - 1 on glibc, the largest RAND_MAX a
+            // 32-bit int allows (random, lrand48 and nrand48 return a long in [0, 2^31) everywhere)
+            Map.entry("rand", new double[] {0, Integer.MAX_VALUE}),
+            Map.entry("rand_r", new double[] {0, Integer.MAX_VALUE}),
+            Map.entry("random", new double[] {0, Integer.MAX_VALUE}),
+            Map.entry("lrand48", new double[] {0, Integer.MAX_VALUE}),
+            Map.entry("nrand48", new double[] {0, Integer.MAX_VALUE}));
 
     /** Monotonically increasing functions: the result's interval is the function of the argument's bounds. */
     private static final Map<String, DoubleUnaryOperator> INCREASING = Map.ofEntries(
@@ -88,8 +95,10 @@ public final class ValueBounds {
     }
 
     /**
-     * {@code a op b} for {@code op} one of '+', '-', '*', '/'; {@code integer}: the result's type is an integer
-     * (a quotient truncates). Unknown ({@code [-inf, inf]}) for another operator.
+     * {@code a op b} for {@code op} one of '+', '-', '*', '/', '%'; {@code integer}: the result's type is an integer
+     * (a quotient truncates). Unknown ({@code [-inf, inf]}) for another operator. An integer remainder by a divisor
+     * whose interval excludes 0 has the sign of the dividend and a magnitude below the divisor's and not above the
+     * dividend's: {@code r % 155} of a non-negative {@code r} is in [0, 154].
      */
     public static double[] arith(char op, double[] a, double[] b, boolean integer) {
         return switch (op) {
@@ -103,8 +112,17 @@ public final class ValueBounds {
                 }
                 yield product(a[0], a[1], 1 / b[1], 1 / b[0]);
             }
+            case '%' -> remainder(a, b, integer);
             default -> new double[] {-INF, INF};
         };
+    }
+
+    private static double[] remainder(double[] a, double[] b, boolean integer) {
+        if (!integer || b[0] <= 0 && b[1] >= 0) return new double[] {-INF, INF};
+        double m = Math.max(Math.abs(b[0]), Math.abs(b[1])) - 1;
+        double lo = a[0] >= 0 ? 0 : Math.max(a[0], -m);
+        double hi = a[1] <= 0 ? 0 : Math.min(a[1], m);
+        return new double[] {lo, hi};
     }
 
     /** Interval product; 0 * infinity counts as 0 (a zero bound of finite operands). */

@@ -323,6 +323,9 @@ final class Builtins {
             FUNCS.put(f, CType.UINT);
         }
         FUNCS.put("clock64", CType.LLONG);
+        // the C library's pseudo-random integers beside rand (ValueBounds: in [0, 2^31 - 1])
+        FUNCS.put("rand_r", CType.INT);
+        for (String f : new String[] {"random", "lrand48", "nrand48"}) FUNCS.put(f, CType.LONG);
         // the device random-number generators of cuRAND and hipRAND: their draws are float, double or unsigned
         // (RandomDraws recognises them as draws)
         for (String lib : new String[] {"curand", "hiprand"}) {

@@ -705,7 +705,7 @@ final class FunctionAnalyzer {
         E a = expr(c.expression(0));
         E b = expr(c.expression(1));
         int op = ((TerminalNode) c.getChild(1)).getSymbol().getType();
-        E r = ValueModel.arith(a, b, op);
+        E r = Squares.bound(ValueModel.arith(a, b, op), c);
         if (op == dev.numlint.cuda.parser.CudaLexer.DIV
                 && body.device
                 && r.type.kind == CType.Kind.FLOAT

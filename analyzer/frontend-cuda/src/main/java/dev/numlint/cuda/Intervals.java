@@ -55,7 +55,7 @@ final class Intervals {
         }
     }
 
-    /** {@code a op b} for + - * / (a CudaLexer token type), by {@link dev.numlint.knowledge.ValueBounds#arith}. */
+    /** {@code a op b} for + - * / % (a CudaLexer token type), by {@link dev.numlint.knowledge.ValueBounds#arith}. */
     static void arith(E r, E a, E b, int op) {
         char o =
                 switch (op) {
@@ -63,6 +63,7 @@ final class Intervals {
                     case dev.numlint.cuda.parser.CudaLexer.MINUS -> '-';
                     case dev.numlint.cuda.parser.CudaLexer.STAR -> '*';
                     case dev.numlint.cuda.parser.CudaLexer.DIV -> '/';
+                    case dev.numlint.cuda.parser.CudaLexer.MOD -> '%';
                     default -> '?';
                 };
         double[] x = dev.numlint.knowledge.ValueBounds.arith(

@@ -11,9 +11,11 @@ import java.util.Set;
 
 /**
  * Value intervals of expressions in a {@link ClangUnit}: what an expression's own construction proves about its value
- * (constants, integer types, functions with a bounded result, clamps, + - * / of these, and the definition
- * of a local that reaches the use in straight-line code, a for statement's counter stepped up from its initializer,
- * the thread's index in the grid taken as a non-negative int), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
+ * (constants, integer types, functions with a bounded result, clamps, + - * / % of these, the sign of a product of
+ * paired factors ({@link ClangSquares}: {@code -x * x}), and the definition of a local or value parameter that reaches
+ * the use in straight-line code, narrowed by a guard of an integer ({@code if (r < 0) r = 0;}), a for statement's
+ * counter stepped up from its initializer, the elements of a local array ({@link ClangLocalArrays}), the thread's
+ * index in the grid taken as a non-negative int), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
  * {@code Intervals} does on its own. NL001/NL011 take a conversion whose interval lies inside the target range as
  * guarded. A value the analysis cannot bound is {@code [-inf, inf]}.
  */
@@ -24,9 +26,17 @@ final class ClangIntervals {
     private final ClangUnit unit;
     private final ClangCallSites callSites;
 
+    private final ClangLocalArrays arrays;
+
     ClangIntervals(ClangUnit unit) {
         this.unit = unit;
         this.callSites = new ClangCallSites(unit, this);
+        this.arrays = new ClangLocalArrays(unit, this);
+    }
+
+    /** {@link #of} with a depth left: for {@link ClangLocalArrays}' stored values. */
+    double[] of(ClangNode n, ClangUnit.Function fn, int depth) {
+        return eval(n, fn, depth);
     }
 
     /** The parameter intervals from call sites this analysis reads ({@link ClangCallSites}). */
@@ -80,7 +90,7 @@ final class ClangIntervals {
                 };
             }
             case CXCursor_BinaryOperator -> {
-                if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/".indexOf(n.spelling.charAt(0)) < 0)
+                if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/%".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
                 double[] mod = floorMod(n);
                 if (mod != null) return mod;
@@ -88,12 +98,18 @@ final class ClangIntervals {
                 if (ratio != null) return ratio;
                 double[] a = eval(n.children.get(0), fn, depth - 1);
                 double[] b = eval(n.children.get(1), fn, depth - 1);
-                return ValueBounds.arith(n.spelling.charAt(0), a, b, integral(n.canonKind));
+                double[] r = ValueBounds.arith(n.spelling.charAt(0), a, b, integral(n.canonKind));
+                int sign = n.spelling.equals("*") ? ClangSquares.sign(unit, n) : 0;
+                if (sign > 0) r[0] = Math.max(r[0], 0);
+                if (sign < 0) r[1] = Math.min(r[1], 0);
+                return r;
             }
             case CXCursor_ConditionalOperator -> {
                 if (n.children.size() != 3) return unknown();
-                double[] a = eval(n.children.get(1), fn, depth - 1);
-                double[] b = eval(n.children.get(2), fn, depth - 1);
+                double[] a =
+                        underTest(n.children.get(0), true, n.children.get(1), eval(n.children.get(1), fn, depth - 1));
+                double[] b =
+                        underTest(n.children.get(0), false, n.children.get(2), eval(n.children.get(2), fn, depth - 1));
                 return new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])};
             }
             case CXCursor_CallExpr -> {
@@ -116,6 +132,8 @@ final class ClangIntervals {
                 return x != null ? x : byType(n);
             }
             case CXCursor_ArraySubscriptExpr -> {
+                double[] local = fn == null ? null : arrays.element(n, fn, depth);
+                if (local != null) return local;
                 // an element of a field or static global array: what every store of the file to its elements wrote
                 ClangNode base = n.children.isEmpty() ? null : strip(n.children.get(0));
                 while (base != null && base.kind == CXCursor_ArraySubscriptExpr && !base.children.isEmpty())
@@ -287,8 +305,14 @@ final class ClangIntervals {
             if (p.kind == CXCursor_ForStmt && p.children.size() >= 4 && declares(p.children.get(0), usr))
                 return counter(p, ref, fn, depth);
         }
-        ClangNode cur = ref;
-        for (ClangNode p = ref.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
+        return reachingFrom(ref, ref, fn, depth);
+    }
+
+    /** {@link #reachingDefinition} of {@code ref}'s variable at {@code from}: the definition before it. */
+    private double[] reachingFrom(ClangNode from, ClangNode ref, ClangUnit.Function fn, int depth) {
+        String usr = ref.refUsr;
+        ClangNode cur = from;
+        for (ClangNode p = from.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (isLoop(p) && writesIn(p, usr)) return null; // a later iteration reads the write after the use
             if (p.kind != CXCursor_CompoundStmt) continue;
             for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
@@ -303,6 +327,16 @@ final class ClangIntervals {
                     ClangNode a = lastDefinition(st.children.get(1), usr), b = lastDefinition(st.children.get(2), usr);
                     if (a != null && b != null) {
                         double[] x = eval(a, fn, depth - 1), y = eval(b, fn, depth - 1);
+                        return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
+                    }
+                }
+                // if (r < 0) r = 0; : the branch's value, or the value before it where the test failed
+                if (st.kind == CXCursor_IfStmt && st.children.size() == 2 && !writesIn(st.children.get(0), usr)) {
+                    ClangNode a = lastDefinition(st.children.get(1), usr);
+                    if (a != null) {
+                        double[] x = eval(a, fn, depth - 1);
+                        double[] before = reachingFrom(st, ref, fn, depth - 1);
+                        double[] y = underTest(st.children.get(0), false, ref, before != null ? before : byType(ref));
                         return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
                     }
                 }
@@ -382,6 +416,44 @@ final class ClangIntervals {
         return hi;
     }
 
+    /**
+     * {@code x}, the interval of the integer variable {@code v} reads, where the test {@code test} came out {@code
+     * holds}: a comparison of the variable with a constant ({@code r < 0}, {@code 255 < r}) bounds it on one side;
+     * {@code x} itself when {@code v} is not an integer variable's read or the test is another.
+     */
+    private static double[] underTest(ClangNode test, boolean holds, ClangNode v, double[] x) {
+        ClangNode var = strip(v);
+        ClangNode t = strip(test);
+        // an integer: a floating NaN fails every test and passes the guard (NL001 takes a clamp of a float as in range
+        // by its own, weaker, rule)
+        if (var == null || var.kind != CXCursor_DeclRefExpr || var.refUsr == null || !integral(var.canonKind)) return x;
+        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2 || !isComparison(t.spelling))
+            return x;
+        String op = t.spelling;
+        ClangNode l = strip(t.children.get(0));
+        ClangNode r = strip(t.children.get(1));
+        Double c;
+        if (l != null && l.kind == CXCursor_DeclRefExpr && var.refUsr.equals(l.refUsr)) c = ClangSyntax.folded(r);
+        else if (r != null && r.kind == CXCursor_DeclRefExpr && var.refUsr.equals(r.refUsr)) {
+            c = ClangSyntax.folded(l);
+            op =
+                    switch (op) { // c < v is v > c
+                        case "<" -> ">";
+                        case "<=" -> ">=";
+                        case ">" -> "<";
+                        case ">=" -> "<=";
+                        default -> op;
+                    };
+        } else return x;
+        if (c == null || op.equals("!=")) return x;
+        if (!holds) op = op.startsWith("<") ? (op.equals("<") ? ">=" : ">") : (op.equals(">") ? "<=" : "<");
+        double lo = x[0];
+        double hi = x[1];
+        if (op.startsWith("<")) hi = Math.min(hi, c);
+        else lo = Math.max(lo, c);
+        return lo <= hi ? new double[] {lo, hi} : x;
+    }
+
     private static boolean within(ClangNode n, ClangNode ancestor) {
         for (ClangNode p = n; p != null; p = p.parent) if (p == ancestor) return true;
         return false;
@@ -413,7 +485,7 @@ final class ClangIntervals {
             java.util.regex.Pattern.compile("(threadIdx|blockIdx|blockDim|gridDim)\\.[xyz]");
 
     /**
-     * The locals of {@code fn} (their USRs) whose address is never taken and to which no reference is bound: once per
+     * The locals and value parameters of {@code fn} (their USRs) whose address is never taken and to which no reference is bound: once per
      * function.
      */
     private Set<String> unaliasedLocals(ClangUnit.Function fn) {
@@ -421,7 +493,9 @@ final class ClangIntervals {
             Set<String> locals = new HashSet<>();
             Set<String> aliased = new HashSet<>();
             fn.node().forEach(x -> {
-                if (x.kind == CXCursor_VarDecl && x.usr != null) locals.add(x.usr);
+                // a parameter too (if (r < 0) r = 0;), not a reference one: the caller's object may change under it
+                boolean parm = x.kind == CXCursor_ParmDecl && !x.type.contains("&");
+                if ((x.kind == CXCursor_VarDecl || parm) && x.usr != null) locals.add(x.usr);
                 if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && aliases(x)) aliased.add(x.refUsr);
             });
             locals.removeAll(aliased);

@@ -1,0 +1,67 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sign of a product whose factors other than constants pair up: {@code x * x} is never negative and {@code -x *
+ * x} and {@code -0.5 * (i - c) * (i - c)} never positive, whatever {@code x} is (so {@code exp(-x * x)} lies in [0,
+ * 1]). Interval arithmetic alone cannot see it: it takes the two factors as independent. Factors are told apart by
+ * their text, and only factors without a call, an assignment or an increment count (two draws of {@code rand()} are
+ * not one value).
+ */
+final class ClangSquares {
+    private ClangSquares() {}
+
+    /** 1 when the product {@code mul} cannot be negative, -1 when it cannot be positive, 0 when unknown. */
+    static int sign(ClangUnit unit, ClangNode mul) {
+        List<ClangNode> factors = new ArrayList<>();
+        int[] sign = {1};
+        collect(mul, factors, sign);
+        Map<String, Integer> count = new HashMap<>();
+        for (ClangNode f : factors) {
+            Double c = folded(f);
+            if (c != null) {
+                if (c < 0) sign[0] = -sign[0];
+                continue;
+            }
+            if (!pure(f)) return 0;
+            String t = unit.text(f);
+            if (t == null) return 0;
+            count.merge(squash(t), 1, Integer::sum);
+        }
+        if (count.isEmpty()) return 0;
+        for (int k : count.values()) if (k % 2 != 0) return 0;
+        return sign[0];
+    }
+
+    /** The factors of a product, through parentheses, implicit conversions and negations (each flips the sign). */
+    private static void collect(ClangNode n, List<ClangNode> out, int[] sign) {
+        ClangNode x = strip(n);
+        if (x != null && x.kind == CXCursor_BinaryOperator && x.spelling.equals("*") && x.children.size() == 2) {
+            collect(x.children.get(0), out, sign);
+            collect(x.children.get(1), out, sign);
+        } else if (x != null && x.kind == CXCursor_UnaryOperator && x.spelling.equals("-") && x.children.size() == 1) {
+            sign[0] = -sign[0];
+            collect(x.children.get(0), out, sign);
+        } else if (x != null) out.add(x);
+    }
+
+    /** Whether {@code n} reads the same value each time: no call, assignment, increment or decrement in it. */
+    private static boolean pure(ClangNode n) {
+        boolean[] effect = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_CallExpr
+                    || x.kind == CXCursor_CompoundAssignOperator
+                    || x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                    || x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--")))
+                effect[0] = true;
+        });
+        return !effect[0];
+    }
+}
