@@ -69,6 +69,33 @@ class CompilerLeniencyTest {
     }
 
     @Test
+    void hostCodeThatCallsClockWithoutItsHeaderIsReadAsNvccReadsIt(@TempDir Path dir) throws Exception {
+        // a seismic code (session 35): six host programs call clock() and include neither <time.h> nor <ctime>;
+        // nvcc's runtime headers include <time.h>, Clang's CUDA wrapper declares only the device clock()
+        Files.writeString(
+                dir.resolve("timing.cu"),
+                """
+                #include <stdio.h>
+                __global__ void scale(float *x, float s, int n)
+                {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) x[i] *= s;
+                }
+                double run(float *x, float s, int n)
+                {
+                    clock_t t0 = clock();
+                    scale<<<(n + 255) / 256, 256>>>(x, s, n);
+                    cudaDeviceSynchronize();
+                    time_t wall = time(NULL);
+                    return (double)(clock() - t0) / CLOCKS_PER_SEC + 0.0 * (double)wall;
+                }
+                __global__ void ticks(long long *t) { t[threadIdx.x] = clock(); }
+                """);
+        ScanResult r = scan(dir);
+        assertThat(clangErrors(r, "timing.cu")).as(r.notifications().toString()).isZero();
+    }
+
+    @Test
     void registerAndNarrowingAreWarningsAsForTheProjectsCompiler(@TempDir Path dir) throws Exception {
         Files.writeString(
                 dir.resolve("stencil.cu"),

@@ -15,6 +15,10 @@ package dev.numlint.cuda.clang;
  * includes the toolkit's header itself reads these declarations, not definitions Clang 20 cannot instantiate. The
  * legacy surface references ({@code surface<void, cudaSurfaceType2D>}, {@code surface_functions.h}) were removed in
  * CUDA 12: nvcc 12 and 13 reject them too, and nothing is declared for them.
+ *
+ * <p>The same forced header includes {@code <time.h>}, which nvcc's runtime headers include and Clang's wrapper does
+ * not (session 35: a seismic code's six host programs call {@code clock()} with no include of it; Clang reported "no
+ * matching function for call to 'clock'", its device {@code clock()} being the only one declared, in every unit).
  */
 final class CudaSurfaces {
     private CudaSurfaces() {}
@@ -61,6 +65,11 @@ final class CudaSurfaces {
             template <class T>
             __device__ void surfCubemapLayeredwrite(T, cudaSurfaceObject_t, int, int, int, NUMLINT_SURFACE_MODE);
             #pragma pop_macro("NUMLINT_SURFACE_MODE")
+            #endif
+            /* nvcc's runtime headers include <time.h> (crt/common_functions.h): host code of a .cu that calls clock()
+               or time() without including it compiles with nvcc. Clang's wrapper declares only the device clock(). */
+            #if defined(__CUDA__) && defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
+            #include <time.h>
             #endif
             """;
 }
