@@ -162,7 +162,7 @@ final class ClangIntervals {
         String usr = ref.refUsr;
         boolean[] changed = new boolean[1];
         fn.node().forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (writes(x) || aliases(x))) changed[0] = true;
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (written(x) || aliases(x))) changed[0] = true;
         });
         return changed[0] ? null : callSites.param(fn, index);
     }
@@ -365,7 +365,7 @@ final class ClangIntervals {
         List<ClangNode> steps = new ArrayList<>();
         boolean[] other = new boolean[1];
         loop.forEach(x -> {
-            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || !writes(x)) return;
+            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || !written(x)) return;
             ClangNode p = x.parent;
             while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
             if (p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("++")) return;
@@ -556,24 +556,9 @@ final class ClangIntervals {
     private static boolean writesIn(ClangNode n, String usr) {
         boolean[] w = new boolean[1];
         n.forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && writes(x)) w[0] = true;
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && written(x)) w[0] = true;
         });
         return w[0];
-    }
-
-    /** Whether the reference {@code x} is written: the left side of an assignment, a compound assignment, ++ or --. */
-    private static boolean writes(ClangNode x) {
-        ClangNode c = x;
-        ClangNode p = x.parent;
-        while (p != null && p.kind == CXCursor_ParenExpr) {
-            c = p;
-            p = p.parent;
-        }
-        if (p == null) return false;
-        if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") || p.kind == CXCursor_CompoundAssignOperator)
-                && !p.children.isEmpty()
-                && p.children.get(0) == c) return true;
-        return p.kind == CXCursor_UnaryOperator && (p.spelling.equals("++") || p.spelling.equals("--"));
     }
 
     private static double[] unknown() {

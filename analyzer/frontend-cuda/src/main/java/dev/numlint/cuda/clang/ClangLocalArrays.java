@@ -233,7 +233,7 @@ final class ClangLocalArrays {
         ClangNode body = loop.children.get(3);
         boolean[] written = new boolean[1];
         body.forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && counter.equals(x.refUsr) && writes(x)) written[0] = true;
+            if (x.kind == CXCursor_DeclRefExpr && counter.equals(x.refUsr) && written(x)) written[0] = true;
         });
         return !written[0];
     }
@@ -262,23 +262,8 @@ final class ClangLocalArrays {
                     && bounds.contains(x.refUsr)
                     && x.offset > from
                     && x.offset < to
-                    && (writes(x) || aliases(x))) hit[0] = true;
+                    && (written(x) || aliases(x))) hit[0] = true;
         });
         return hit[0];
-    }
-
-    /** Whether the reference {@code x} is written: the left side of an assignment, a compound assignment, ++ or --. */
-    private static boolean writes(ClangNode x) {
-        ClangNode c = x;
-        ClangNode p = x.parent;
-        while (p != null && p.kind == CXCursor_ParenExpr) {
-            c = p;
-            p = p.parent;
-        }
-        if (p == null) return false;
-        if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") || p.kind == CXCursor_CompoundAssignOperator)
-                && !p.children.isEmpty()
-                && p.children.get(0) == c) return true;
-        return p.kind == CXCursor_UnaryOperator && (p.spelling.equals("++") || p.spelling.equals("--"));
     }
 }

@@ -336,6 +336,21 @@ final class ClangSyntax {
         return ptr.pointee != null ? ptr.pointeeKind : s == null ? 0 : s.pointeeKind;
     }
 
+    /** Whether the reference {@code x} is written: the left side of an assignment, a compound assignment, ++ or --. */
+    static boolean written(ClangNode x) {
+        ClangNode c = x;
+        ClangNode p = x.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) {
+            c = p;
+            p = p.parent;
+        }
+        if (p == null) return false;
+        if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") || p.kind == CXCursor_CompoundAssignOperator)
+                && !p.children.isEmpty()
+                && p.children.get(0) == c) return true;
+        return p.kind == CXCursor_UnaryOperator && (p.spelling.equals("++") || p.spelling.equals("--"));
+    }
+
     static boolean aliases(ClangNode x) {
         ClangNode c = x;
         ClangNode p = x.parent;
