@@ -117,12 +117,8 @@ final class ClangLocalArrays {
 
     /** The store {@code element} (a subscript of the array) takes part in: null when it is only read, BAD otherwise. */
     private static Store store(ClangNode element) {
-        ClangNode c = element;
-        ClangNode p = element.parent;
-        while (p != null && p.kind == CXCursor_ParenExpr) {
-            c = p;
-            p = p.parent;
-        }
+        ClangNode c = outermost(element);
+        ClangNode p = c.parent;
         if (p == null) return null;
         if (p.kind == CXCursor_ArraySubscriptExpr && p.children.get(0) == c) return BAD; // w[i][j]
         if (p.kind == CXCursor_UnaryOperator

@@ -336,14 +336,17 @@ final class ClangSyntax {
         return ptr.pointee != null ? ptr.pointeeKind : s == null ? 0 : s.pointeeKind;
     }
 
+    /** {@code x} with the parentheses around it ({@code ((x))}): its parent is what uses it. */
+    static ClangNode outermost(ClangNode x) {
+        ClangNode c = x;
+        while (c.parent != null && c.parent.kind == CXCursor_ParenExpr) c = c.parent;
+        return c;
+    }
+
     /** Whether the reference {@code x} is written: the left side of an assignment, a compound assignment, ++ or --. */
     static boolean written(ClangNode x) {
-        ClangNode c = x;
-        ClangNode p = x.parent;
-        while (p != null && p.kind == CXCursor_ParenExpr) {
-            c = p;
-            p = p.parent;
-        }
+        ClangNode c = outermost(x);
+        ClangNode p = c.parent;
         if (p == null) return false;
         if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") || p.kind == CXCursor_CompoundAssignOperator)
                 && !p.children.isEmpty()
@@ -352,12 +355,8 @@ final class ClangSyntax {
     }
 
     static boolean aliases(ClangNode x) {
-        ClangNode c = x;
-        ClangNode p = x.parent;
-        while (p != null && p.kind == CXCursor_ParenExpr) {
-            c = p;
-            p = p.parent;
-        }
+        ClangNode c = outermost(x);
+        ClangNode p = c.parent;
         if (p == null) return false;
         if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")) return true;
         if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
