@@ -366,8 +366,7 @@ final class ClangIntervals {
         boolean[] other = new boolean[1];
         loop.forEach(x -> {
             if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || !written(x)) return;
-            ClangNode p = x.parent;
-            while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
+            ClangNode p = outermost(x).parent;
             if (p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("++")) return;
             if (p != null
                     && p.kind == CXCursor_CompoundAssignOperator

@@ -155,8 +155,7 @@ final class ClangLocalArrays {
             }
             if (x.kind != CXCursor_DeclRefExpr || !acc.refUsr.equals(x.refUsr)) return;
             if (aliases(x)) other[0] = true;
-            ClangNode p = x.parent;
-            while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
+            ClangNode p = outermost(x).parent;
             if (p == null || p.children.isEmpty() || strip(p.children.get(0)) != x) {
                 if (p != null && p.kind == CXCursor_UnaryOperator && !p.spelling.equals("-")) other[0] = true;
                 return;
