@@ -31,6 +31,12 @@ public final class InlinePtx {
             "rsqrt", "1/sqrtf",
             "tanh", "tanhf");
 
+    /**
+     * The PTX math instructions whose {@code .approx} form is a fast approximation, the one list of them: the PTX
+     * layer's {@code ApproximateMathInstruction} reads compiled PTX with it, the source front ends asm strings.
+     */
+    public static final java.util.Set<String> APPROXIMATE_MATH = MATH.keySet();
+
     /** A string literal of the statement (a C string, escapes kept). */
     private static final Pattern STRING = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
 

@@ -34,14 +34,7 @@ public final class ApproximateMathInstruction implements PtxCheck {
     public void check(PtxFacts facts, Consumer<PtxHit> out) {
         for (Instruction in : facts.function().instructions()) {
             String op = in.opcode();
-            if (!in.approx()
-                    || !(op.equals("sin")
-                            || op.equals("cos")
-                            || op.equals("ex2")
-                            || op.equals("lg2")
-                            || op.equals("sqrt")
-                            || op.equals("rsqrt")
-                            || op.equals("tanh"))) {
+            if (!in.approx() || !dev.numlint.knowledge.InlinePtx.APPROXIMATE_MATH.contains(op)) {
                 continue;
             }
             String t = in.type();
