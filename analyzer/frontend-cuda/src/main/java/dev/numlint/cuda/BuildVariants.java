@@ -33,9 +33,13 @@ import java.util.regex.Pattern;
  * read in the first variant (its headers inside the tree, the forced includes), or in the value of a command-line
  * define that does. That is where the preprocessor can test it in a condition or expand it; a name that appears
  * nowhere there ({@code -Dfoo_EXPORTS} of a shared library) cannot change what the front end reads, so that variant
- * is not analyzed again. It is a text search, sound but not exact: a name only in an inactive branch, a comment or a
- * string still counts (the variant is analyzed, its equal findings dropped), a name that only headers outside the
- * tree use (toolkit, system) does not count, and neither does one made by token pasting ({@code ##}).
+ * is not analyzed again. Nor is one whose name appears only where its value cannot matter ({@link DefineUses}, session
+ * 36): in comments and strings, in branches no Linux unit compiles ({@code #if 0}, {@code #ifdef _WIN32}), in a
+ * condition those decide ({@code #if defined(_WIN32) && defined(iir_EXPORTS)}), or tested alone with branches of the
+ * same text (CMake's export header on Linux). Elsewhere it is a text search, sound but not exact: a name in a branch
+ * the unit's own defines leave out still counts (the variant is analyzed, its equal findings dropped), a name that
+ * only headers outside the tree use (toolkit, system) does not count, and neither does one made by token pasting
+ * ({@code ##}).
  *
  * <p>A variant's findings that equal one of the first analysis (rule, file, line, column, message) are dropped; the
  * rest carry the property {@code buildVariant} (the differing flags) and the message suffix "; in the build variant
@@ -114,7 +118,7 @@ final class BuildVariants {
                 .append(")");
         if (!analyzed.isEmpty()) sb.append(" and again in ").append(list(analyzed));
         if (!unused.isEmpty())
-            sb.append("; not analyzed again, the file uses no define they change: ")
+            sb.append("; not analyzed again, what the file compiles does not depend on the defines they change: ")
                     .append(list(unused));
         if (!capped.isEmpty())
             sb.append("; not analyzed, over the limit of ")
@@ -190,7 +194,8 @@ final class BuildVariants {
 
     /**
      * The names of {@code d} that the unit uses: that appear as identifiers in one of {@code texts} (the unit and the
-     * project files its preprocessing read), or in the value of a define of either context whose name does.
+     * project files its preprocessing read) where they can matter ({@link DefineUses}), or in the value of a define of
+     * either context whose name does.
      */
     static Set<String> used(Difference d, BuildContext first, List<Path> texts, long maxBytes) {
         Map<String, String> values = new HashMap<>();
@@ -203,19 +208,24 @@ final class BuildVariants {
         Set<String> wanted = new TreeSet<>(d.names());
         wanted.addAll(values.keySet());
         Set<String> found = new TreeSet<>();
+        List<String> read = new ArrayList<>();
         for (Path p : texts) {
-            if (found.containsAll(wanted)) break;
-            String text;
             try {
                 if (p != texts.get(0) && Files.size(p) > maxBytes) continue; // the unit: read already
-                text = new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1);
+                read.add(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
             } catch (IOException | RuntimeException e) {
-                continue;
+                // unreadable now: it cannot be searched, as before
             }
-            Matcher m = IDENTIFIER.matcher(text);
-            while (m.find()) {
-                if (wanted.contains(m.group())) found.add(m.group());
-            }
+        }
+        Set<String> defined = new TreeSet<>(wanted);
+        for (BuildContext c : List.of(first, d.variant())) {
+            for (String def : c.defines()) defined.add(def.contains("=") ? def.substring(0, def.indexOf('=')) : def);
+            defined.addAll(c.undefines());
+        }
+        Set<String> undefined = DefineUses.undefinedPlatforms(read, defined);
+        for (String text : read) {
+            if (found.containsAll(wanted)) break;
+            found.addAll(DefineUses.uses(text, wanted, undefined));
         }
         // a used define's value uses the names in it (-DREAL=PREC with PREC differing)
         List<String> queue = new ArrayList<>(found);
