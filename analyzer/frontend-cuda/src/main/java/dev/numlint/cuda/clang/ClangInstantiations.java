@@ -78,7 +78,7 @@ final class ClangInstantiations {
             boolean declared = false;
             for (String a : m.group(2).split(",")) {
                 String w = a.trim().replaceAll("\\s+", " ");
-                String t = ClangParser.instantiationType(w);
+                String t = instantiationType(w);
                 if (t == null && (t = declaredType(unit, w)) != null) declared = true;
                 args.add(t);
             }
@@ -145,7 +145,7 @@ final class ClangInstantiations {
     /**
      * The canonical type a parameter's written type ({@code const float2 *in}) gives the template parameter of a
      * parameter of type {@code T} or ({@code pointer}) {@code T *}: without qualifiers, reference, pointer and name;
-     * null when it is not a type {@link ClangParser#instantiationType} or {@link #declaredType} knows.
+     * null when it is not a type {@link #instantiationType} or {@link #declaredType} knows.
      */
     private static String writtenType(ClangUnit unit, String written, boolean pointer) {
         String w = written.replaceAll("\\b(?:const|volatile|__restrict__|restrict)\\b", " ")
@@ -160,7 +160,7 @@ final class ClangInstantiations {
                 if (!c.endsWith("*")) continue;
                 c = c.substring(0, c.length() - 1).trim();
             }
-            String t = ClangParser.instantiationType(c);
+            String t = instantiationType(c);
             if (t == null) t = declaredType(unit, c);
             if (t != null) return t;
         }
@@ -352,5 +352,41 @@ final class ClangInstantiations {
             any = true;
         }
         return any;
+    }
+
+    /**
+     * The canonical spelling of an explicit instantiation's type argument as written, as a call's argument records it:
+     * the floating types, the integer types and their standard typedefs ({@code uint8_t} is {@code unsigned char}, the
+     * destination of {@code static_cast<Out>(x)} in {@code template uint8_t f<int16_t, uint8_t>(int16_t)}); null
+     * for another name (a project's typedef stays unknown).
+     */
+    static String instantiationType(String written) {
+        String t = written.replaceFirst("^std::", "");
+        return switch (t) {
+            case "float",
+                    "double",
+                    "long double",
+                    "unsigned char",
+                    "unsigned short",
+                    "unsigned int",
+                    "unsigned long",
+                    "unsigned long long",
+                    "signed char",
+                    "char",
+                    "short",
+                    "int",
+                    "long",
+                    "long long" -> t;
+            case "unsigned" -> "unsigned int";
+            case "uint8_t" -> "unsigned char";
+            case "uint16_t", "unsigned short int" -> "unsigned short";
+            case "uint32_t" -> "unsigned int";
+            case "uint64_t", "size_t", "unsigned long int" -> "unsigned long";
+            case "int8_t" -> "signed char";
+            case "int16_t", "short int" -> "short";
+            case "int32_t", "signed", "signed int" -> "int";
+            case "int64_t", "long int", "ptrdiff_t" -> "long";
+            default -> vectorType(t);
+        };
     }
 }

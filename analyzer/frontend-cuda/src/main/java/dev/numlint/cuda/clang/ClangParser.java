@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.PointerPointer;
+import org.bytedeco.javacpp.PointerScope;
 import org.bytedeco.llvm.clang.CXClientData;
 import org.bytedeco.llvm.clang.CXCursor;
 import org.bytedeco.llvm.clang.CXCursorVisitor;
@@ -131,7 +132,10 @@ public final class ClangParser {
         all.add(lib.resourceDir().toString());
         all.addAll(args);
         CXIndex index = Libclang.acquire();
-        try {
+        // each struct libclang returns by value (a cursor, a location, a range, a string) is a small native allocation
+        // with a deallocator: the scope frees those of this parse when it ends, where the garbage collector would
+        // have had to find each of them (the Clang workers run with JavaCPP's collector hooks off: ClangWorkers)
+        try (PointerScope scope = new PointerScope()) {
             Path pch = ClangPch.forArguments(index, all, cacheDir);
             if (pch != null) {
                 List<String> with = new ArrayList<>(all.size() + 2);
@@ -390,7 +394,7 @@ public final class ClangParser {
             List<String> args = new ArrayList<>();
             for (String a : m.group(2).split(",")) {
                 String t = a.trim().replaceAll("\\s+", " ");
-                args.add(instantiationType(t));
+                args.add(ClangInstantiations.instantiationType(t));
             }
             if (args.stream().allMatch(java.util.Objects::isNull)) continue;
             java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(w.top);
@@ -402,42 +406,6 @@ public final class ClangParser {
                 if (!all.contains(args)) all.add(args);
             }
         }
-    }
-
-    /**
-     * The canonical spelling of an explicit instantiation's type argument as written, as a call's argument records it:
-     * the floating types, the integer types and their standard typedefs ({@code uint8_t} is {@code unsigned char}, the
-     * destination of {@code static_cast<Out>(x)} in {@code template uint8_t f<int16_t, uint8_t>(int16_t)}); null
-     * for another name (a project's typedef stays unknown).
-     */
-    static String instantiationType(String written) {
-        String t = written.replaceFirst("^std::", "");
-        return switch (t) {
-            case "float",
-                    "double",
-                    "long double",
-                    "unsigned char",
-                    "unsigned short",
-                    "unsigned int",
-                    "unsigned long",
-                    "unsigned long long",
-                    "signed char",
-                    "char",
-                    "short",
-                    "int",
-                    "long",
-                    "long long" -> t;
-            case "unsigned" -> "unsigned int";
-            case "uint8_t" -> "unsigned char";
-            case "uint16_t", "unsigned short int" -> "unsigned short";
-            case "uint32_t" -> "unsigned int";
-            case "uint64_t", "size_t", "unsigned long int" -> "unsigned long";
-            case "int8_t" -> "signed char";
-            case "int16_t", "short int" -> "short";
-            case "int32_t", "signed", "signed int" -> "int";
-            case "int64_t", "long int", "ptrdiff_t" -> "long";
-            default -> ClangInstantiations.vectorType(t);
-        };
     }
 
     /** {@code name<arguments>(}: group 1 is the name (a call with explicit template arguments, or a declaration). */

@@ -256,7 +256,7 @@ final class ClangTemplates {
     /**
      * The arguments {@code written} for the template {@code g}, in the caller's instantiation {@code caller}: a
      * caller's parameter named there is its argument in that instantiation, another type its canonical spelling
-     * ({@link ClangParser#instantiationType}), anything else (a constant) null; padded with nulls to {@code g}'s
+     * ({@link ClangInstantiations#instantiationType}), anything else (a constant) null; padded with nulls to {@code g}'s
      * parameters. Null when no argument is known.
      */
     private static List<String> substitute(
@@ -268,7 +268,7 @@ final class ClangTemplates {
         for (int i = 0; i < parts.length; i++) {
             String w = parts[i].trim().replaceAll("\\s+", " ");
             int k = names.indexOf(w);
-            out[i] = k >= 0 ? (k < caller.size() ? caller.get(k) : null) : ClangParser.instantiationType(w);
+            out[i] = k >= 0 ? (k < caller.size() ? caller.get(k) : null) : ClangInstantiations.instantiationType(w);
             any |= out[i] != null;
         }
         return any ? java.util.Arrays.asList(out) : null;

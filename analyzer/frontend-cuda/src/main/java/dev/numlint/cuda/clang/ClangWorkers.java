@@ -338,6 +338,9 @@ public final class ClangWorkers {
                     // JavaCPP's own accounting would refuse allocations past twice the heap: the limit is the rlimit
                     "-Dorg.bytedeco.javacpp.maxBytes=0",
                     "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0",
+                    // no phantom reference per native struct for the collector to trace: each parse frees its own in
+                    // a PointerScope (ClangParser.parseNow); a third of the copy of a unit's cursors went there
+                    "-Dorg.bytedeco.javacpp.nopointergc=true",
                     "-Dorg.bytedeco.javacpp.cachedir=" + Path.of(cache).toAbsolutePath(),
                     "-Dnumlint.clang.indexes=1",
                     // the precompiled CUDA headers (ClangPch): on unless the scan's process switched them off
