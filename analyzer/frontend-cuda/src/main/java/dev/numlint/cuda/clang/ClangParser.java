@@ -261,6 +261,22 @@ public final class ClangParser {
      * {@code -Dnumlint.clang.oneWalk=false}: each header read from its unit's parse walks the whole translation unit
      * itself (session 18), instead of one walk for all of them.
      */
+    /** Expression kinds libclang never spells: literals (not strings), parentheses, subscripts, explicit casts. */
+    private static final java.util.Set<Integer> UNSPELLED = java.util.Set.of(
+            CXCursor_IntegerLiteral,
+            CXCursor_FloatingLiteral,
+            CXCursor_ImaginaryLiteral,
+            CXCursor_CharacterLiteral,
+            CXCursor_CXXBoolLiteralExpr,
+            CXCursor_ParenExpr,
+            CXCursor_ArraySubscriptExpr,
+            CXCursor_CStyleCastExpr,
+            CXCursor_CXXStaticCastExpr,
+            CXCursor_CXXReinterpretCastExpr,
+            CXCursor_CXXConstCastExpr,
+            CXCursor_InitListExpr,
+            CXCursor_ConditionalOperator);
+
     static final boolean ONE_WALK = Boolean.parseBoolean(System.getProperty("numlint.clang.oneWalk", "true"));
 
     /**
@@ -598,17 +614,23 @@ public final class ClangParser {
                 startOff = -1;
                 endOff = -1;
             }
+            // libclang spells a statement only when it is a label, and an expression only when it is a string
+            // literal, an operator or one that names a declaration (a reference, a call, a member, an implicit cast
+            // of those); a statement has no type: those calls are not made for the cursors that cannot have them
+            boolean statement = clang_isStatement(kind) != 0;
             String spelling = kind == CXCursor_UnaryOperator
                     ? clang_getUnaryOperatorKindSpelling(clang_getCursorUnaryOperatorKind(c))
                             .getString()
-                    : clang_getCursorSpelling(c).getString();
-            CXType t = clang_getCursorType(c);
+                    : statement && kind != CXCursor_LabelStmt || UNSPELLED.contains(kind)
+                            ? ""
+                            : clang_getCursorSpelling(c).getString();
+            CXType t = statement ? null : clang_getCursorType(c);
             String type = "";
             int canonKind = 0;
             String canon = "";
             int pointeeKind = 0;
             String pointee = null;
-            if (t.kind() != CXType_Invalid) {
+            if (t != null && t.kind() != CXType_Invalid) {
                 // one type's spellings are asked once per walk: most cursors of a unit share a few types (float,
                 // int, a pointer to float), and printing a type is the dearest call of a cursor's copy
                 long key = t.data(0).address();
