@@ -154,13 +154,14 @@ final class ClangLocalArrays {
      * {@code calloc(...)}, {@code aligned_alloc(...)}, {@code new T[n]} with or without an initializer; null for
      * any other initializer ({@code realloc} keeps the old elements, another pointer may alias them).
      */
-    private static ClangNode allocation(ClangNode init) {
+    private ClangNode allocation(ClangNode init) {
         ClangNode x = init;
         while (x != null
                 && (x.kind == CXCursor_UnexposedExpr || x.kind == CXCursor_ParenExpr || isExplicitCast(x))
                 && !x.children.isEmpty()) x = x.children.get(x.children.size() - 1);
         if (x == null) return null;
-        if (x.kind == CXCursor_CXXNewExpr) return x;
+        // placement new (new (buf) double[n]) reuses memory another pointer holds
+        if (x.kind == CXCursor_CXXNewExpr) return squash(unit.text(x)).matches("(::)?new\\(.*") ? null : x;
         if (x.kind != CXCursor_CallExpr) return null;
         String name = callee(x);
         return name.equals("malloc") || name.equals("calloc") || name.equals("aligned_alloc") ? x : null;
@@ -200,8 +201,11 @@ final class ClangLocalArrays {
         ClangNode divLoop = loopOf(s.element);
         ClangNode acc = strip(s.divisor);
         if (divLoop == null || acc == null || acc.kind != CXCursor_DeclRefExpr || acc.refUsr == null) return false;
+        // a local (a global's sum could be changed by a call between the loops)
+        if (!intervals.unaliasedLocals(fn).contains(acc.refUsr)) return false;
         if (!atCounter(s.element, divLoop)) return false;
-        String array = squash(unit.text(s.element.children.get(0)));
+        String array = strip(s.element.children.get(0)).refUsr;
+        if (array == null) return false;
         // the sum's writes: a definition to 0, then acc += array[j] in one loop of the same header
         List<ClangNode> adds = new ArrayList<>();
         List<ClangNode> zeros = new ArrayList<>();
@@ -234,7 +238,8 @@ final class ClangLocalArrays {
         ClangNode sumLoop = loopOf(add);
         ClangNode term = strip(add.children.get(1));
         if (sumLoop == null || term == null || term.kind != CXCursor_ArraySubscriptExpr) return false;
-        if (!array.equals(squash(unit.text(term.children.get(0)))) || !atCounter(term, sumLoop)) return false;
+        ClangNode termBase = strip(term.children.get(0));
+        if (termBase == null || !array.equals(termBase.refUsr) || !atCounter(term, sumLoop)) return false;
         if (!sameRange(sumLoop, divLoop, fn) || sumLoop.endOffset > divLoop.offset) return false;
         if (!everyTrip(add, sumLoop)
                 || !everyTrip(outermost(s.element).parent, divLoop)
