@@ -240,7 +240,7 @@ final class ClangLocalArrays {
         if (sumLoop == null || term == null || term.kind != CXCursor_ArraySubscriptExpr) return false;
         ClangNode termBase = strip(term.children.get(0));
         if (termBase == null || !array.equals(termBase.refUsr) || !atCounter(term, sumLoop)) return false;
-        if (!sameRange(sumLoop, divLoop, fn) || sumLoop.endOffset > divLoop.offset) return false;
+        if (!sameRange(sumLoop, divLoop, fn, true) || sumLoop.endOffset > divLoop.offset) return false;
         if (!everyTrip(add, sumLoop)
                 || !everyTrip(outermost(s.element).parent, divLoop)
                 || jumps(fn.node(), CXCursor_GotoStmt)) return false;
@@ -273,7 +273,7 @@ final class ClangLocalArrays {
         ClangNode divLoop = loopOf(kill.element);
         ClangNode readLoop = loopOf(read);
         if (divLoop == null || readLoop == null || divLoop.contains(read) || !atCounter(read, readLoop)) return false;
-        if (!sameRange(divLoop, readLoop, fn) || divLoop.endOffset > readLoop.offset) return false;
+        if (!sameRange(divLoop, readLoop, fn, false) || divLoop.endOffset > readLoop.offset) return false;
         for (ClangNode p = divLoop.parent; p != null && p != fn.node(); p = p.parent)
             if (isLoop(p) && p.contains(read)) return false;
         return dominates(divLoop, read, fn.node());
@@ -315,13 +315,15 @@ final class ClangLocalArrays {
 
     /**
      * Whether the for loops {@code first} and {@code later} (after it) run over the same range, the same sequence of
-     * counter values: their headers (initialization, condition, increment) are the same text once blanks are removed,
-     * and its names other than the counter (each loop may declare its own) name the same variables in both; a header has no call, dereference, member access or subscript; every variable it reads other than the counter
+     * counter values: their headers (initialization, condition, increment) are the same text once blanks are
+     * removed, and its names other than the counter (each loop may declare its own) name the same variables in both;
+     * a header has no call, dereference, member access or subscript; every variable it reads other than the counter
      * is a compile-time constant, or a local or value parameter of {@code fn} whose address is never taken and that
-     * nothing writes from the start of {@code first} to the end of {@code later} (their bodies included); and neither
-     * body has a break, continue, goto or return.
+     * nothing writes from the start of {@code first} to the end of {@code later} (their bodies included). With
+     * {@code whole}, both loops also run the whole range: neither body has a break, continue, goto or return (a loop
+     * that reads may stop early or skip: it reads no element outside the range).
      */
-    private boolean sameRange(ClangNode first, ClangNode later, ClangUnit.Function fn) {
+    private boolean sameRange(ClangNode first, ClangNode later, ClangUnit.Function fn, boolean whole) {
         if (!header(first).equals(header(later))) return false;
         String counter = loopVariable(first);
         String laterCounter = loopVariable(later);
@@ -334,7 +336,7 @@ final class ClangLocalArrays {
             if (!stable(later.children.get(i), laterCounter, locals, laterReads)) return false;
         }
         if (!reads.equals(laterReads)) return false; // the same names, the same variables (none shadowed)
-        for (ClangNode l : List.of(first, later)) {
+        for (ClangNode l : whole ? List.of(first, later) : List.<ClangNode>of()) {
             ClangNode body = l.children.get(3);
             if (jumps(body, CXCursor_BreakStmt) || jumps(body, CXCursor_ContinueStmt)) return false;
             if (jumps(body, CXCursor_GotoStmt) || jumps(body, CXCursor_ReturnStmt)) return false;
