@@ -14,7 +14,7 @@ import java.util.Set;
  * (constants, integer types, functions with a bounded result, clamps, + - * / % of these, the sign of a product of
  * paired factors ({@link ClangSquares}: {@code -x * x}), and the definition of a local or value parameter that reaches
  * the use in straight-line code, narrowed by a guard of an integer ({@code if (r < 0) r = 0;}), a for statement's
- * counter stepped up from its initializer, the elements of a local array ({@link ClangLocalArrays}), the thread's
+ * counter stepped up from its initializer, the elements of a local array or heap buffer ({@link ClangLocalArrays}), the thread's
  * index in the grid taken as a non-negative int), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
  * {@code Intervals} does on its own. NL001/NL011 take a conversion whose interval lies inside the target range as
  * guarded. A value the analysis cannot bound is {@code [-inf, inf]}.
@@ -227,7 +227,8 @@ final class ClangIntervals {
     /**
      * What a call of a function this unit, or a unit read from the same parse, defines returns: the union of its
      * return statements' intervals in it (a getter {@code float get_nbits() const { return nbits; }} of an unsigned
-     * char member: [0, 255]); null when the callee is not defined there, returns nothing, or a return is unbounded.
+     * char member: [0, 255]; a helper {@code double sq(double v) { return v * v; }}: [0, inf]); null when the callee
+     * is not defined there, returns nothing, or the union is unbounded on both sides.
      * Not memoised: the depth bounds a chain of calls and a recursion, and the answer never depends on which thread
      * asked first.
      */
@@ -251,11 +252,11 @@ final class ClangIntervals {
         for (ClangNode r : rs) {
             if (unit.functionOf(r) != callee) continue; // a lambda's return
             double[] v = eval(r.children.get(0), callee, depth);
-            if (v[0] == -INF || v[1] == INF) return null;
+            if (v[0] == -INF && v[1] == INF) return null;
             lo = Math.min(lo, v[0]);
             hi = Math.max(hi, v[1]);
         }
-        return lo > hi ? null : new double[] {lo, hi};
+        return lo > hi || lo == -INF && hi == INF ? null : new double[] {lo, hi};
     }
 
     /** The functions this unit and the units of its parse define, by unified symbol name, with their units. */
@@ -487,7 +488,7 @@ final class ClangIntervals {
      * The locals and value parameters of {@code fn} (their USRs) whose address is never taken and to which no reference is bound: once per
      * function.
      */
-    private Set<String> unaliasedLocals(ClangUnit.Function fn) {
+    Set<String> unaliasedLocals(ClangUnit.Function fn) {
         return unit.perFunction("unaliased-locals", fn.node(), () -> {
             Set<String> locals = new HashSet<>();
             Set<String> aliased = new HashSet<>();

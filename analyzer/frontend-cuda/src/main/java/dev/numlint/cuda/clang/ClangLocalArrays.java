@@ -10,19 +10,40 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The elements of a local array of fixed size that the function only reads and writes element by element (no pointer
- * to it escapes, it is not static): an element read holds what a store to the array wrote, so its interval is the
- * union of the stored values' ({@code c[j] = 100 + random() % 155} in a loop, then {@code c[0]}: [100, 254]).
+ * The elements of a local array of fixed size, or of a heap buffer a local pointer holds from its initialization
+ * ({@code double *dk = malloc(...)}, {@code calloc}, {@code aligned_alloc}, {@code new double[n]}, with {@code ()} or
+ * a list), that the function only reads and writes element by element (no pointer to it escapes: the pointer is
+ * never assigned, copied, offset or passed to a call but {@code free} and {@code delete[]}; the variable is not
+ * static): an element read holds what a store to the array wrote, so its interval is the union of the stored values'
+ * ({@code c[j] = 100 + random() % 155} in a loop, then {@code c[0]}: [100, 254]); calloc's and {@code new T[n]()}'s
+ * zeros count as a store of 0, malloc's indeterminate elements as none (as a local array's without an initializer).
  *
  * <p>One store is more than its value: the normalisation of non-negative weights by their own sum, {@code for (i)
- * { w[i] = ...; acc += w[i]; } for (i) w[i] /= acc;} (a Gaussian kernel, a probability vector), leaves every element it
- * divides in [0, 1], since the sum is at least the element. It counts when the sum starts at 0, nothing else writes it,
- * it adds {@code w[j]} of the same array at its loop's counter, the summing loop and the dividing one have the same
- * header (so the same range; a bound in the condition is not written between them), the summing loop stores into the
- * array only before it adds, nothing stores into the array between the two loops, and every other store of the array
- * is non-negative. A read in a later loop of the same header, at its counter, reached by the dividing loop on every
- * path, sees only the divided elements and what was stored after the division. All-zero weights make 0/0, NaN: this
- * takes the weights to have a positive sum, as a kernel or a distribution has.
+ * w[i] = ...; for (i) acc += w[i]; for (i) w[i] /= acc;} (a Gaussian kernel, a probability vector; the fill and the
+ * sum may share a loop), leaves every element it divides in [0, 1], since the sum is at least the element. It counts
+ * when:
+ *
+ * <ul>
+ *   <li>the sum starts at 0 before the summing loop, and nothing else writes it than {@code acc += w[i]}, one
+ *       statement of the summing loop's body that runs on every trip (not under an if, a nested loop or another
+ *       expression), adding the element of the same array at the loop's counter;
+ *   <li>the division {@code w[i] /= acc} is likewise a statement of the dividing loop's body at its counter;
+ *   <li>the summing loop and the dividing loop run over <b>the same range</b> ({@link #sameRange}: the same header
+ *       text, blanks aside, whose names other than the counter are constants or unaliased locals and value parameters
+ *       nothing writes from the first loop's start to the second's end, with no call, dereference, member or
+ *       subscript in a header and no break, continue, goto or return in either body), so the sum adds every element
+ *       that is divided;
+ *   <li>both loops are outside any loop, the summing loop is reached on every path to the dividing one, and the
+ *       function has no goto;
+ *   <li>the sum's floating type is at least as wide as the elements' (a float sum of doubles may round below one);
+ *   <li>the summing loop stores into the array only at its counter and before it adds, nothing stores into it between
+ *       the two loops or in the dividing loop, and every other store of the array is non-negative.
+ * </ul>
+ *
+ * A read in a later loop of the same range, at its counter, reached by the dividing loop on every path, sees only the
+ * divided elements and what was stored after the division (those stores' values join the interval). All-zero
+ * weights make 0/0, NaN, and an infinite weight inf/inf: this takes the weights to have a finite positive sum, as a
+ * kernel or a distribution has (the intervals leave NaN out everywhere).
  */
 final class ClangLocalArrays {
     private static final double INF = dev.numlint.knowledge.ValueBounds.INF;
@@ -46,7 +67,7 @@ final class ClangLocalArrays {
         if (depth <= 1 || read.children.size() != 2) return null;
         ClangNode base = strip(read.children.get(0));
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
-        if (base.canonKind != CXType_ConstantArray) return null;
+        if (base.canonKind != CXType_ConstantArray && base.canonKind != CXType_Pointer) return null;
         List<Store> stores = stores(base.refUsr, fn);
         if (stores == null) return null;
         Store kill = null;
@@ -88,7 +109,19 @@ final class ClangLocalArrays {
                     if (t == null || t.strip().startsWith("static") || t.strip().startsWith("thread_local"))
                         bad[0] = true;
                     ClangNode init = x.children.isEmpty() ? null : x.children.get(x.children.size() - 1);
-                    if (init != null && init.kind == CXCursor_InitListExpr) {
+                    if (x.canonKind == CXType_Pointer) {
+                        ClangNode a = allocation(init);
+                        if (a == null) bad[0] = true;
+                        else if (a.kind == CXCursor_CallExpr
+                                ? callee(a).equals("calloc")
+                                : !unit.text(a).strip().endsWith("]")) {
+                            a.forEach(v -> {
+                                if (v.kind == CXCursor_InitListExpr)
+                                    for (ClangNode e : v.children) out.add(new Store(a, e, null));
+                            });
+                            out.add(new Store(a, null, null)); // calloc's, new T[n]()'s and new T[n]{...}'s zeros
+                        }
+                    } else if (init != null && init.kind == CXCursor_InitListExpr) {
                         for (ClangNode v : init.children) out.add(new Store(init, v, null));
                         out.add(new Store(init, null, null)); // 0, in the elements the list leaves out
                     } else if (init != null && init.kind == CXCursor_StringLiteral) bad[0] = true;
@@ -100,6 +133,7 @@ final class ClangLocalArrays {
                     c = p;
                     p = p.parent;
                 }
+                if (p != null && released(p, c)) return;
                 if (p == null || p.kind != CXCursor_ArraySubscriptExpr || p.children.get(0) != c) {
                     bad[0] = true;
                     return;
@@ -114,6 +148,33 @@ final class ClangLocalArrays {
     }
 
     private static final Store BAD = new Store(null, null, null);
+
+    /**
+     * The allocation that initializes a heap buffer's pointer, through parentheses and casts: {@code malloc(...)},
+     * {@code calloc(...)}, {@code aligned_alloc(...)}, {@code new T[n]} with or without an initializer; null for
+     * any other initializer ({@code realloc} keeps the old elements, another pointer may alias them).
+     */
+    private ClangNode allocation(ClangNode init) {
+        ClangNode x = init;
+        while (x != null
+                && (x.kind == CXCursor_UnexposedExpr || x.kind == CXCursor_ParenExpr || isExplicitCast(x))
+                && !x.children.isEmpty()) x = x.children.get(x.children.size() - 1);
+        if (x == null) return null;
+        // placement new (new (buf) double[n]) reuses memory another pointer holds
+        if (x.kind == CXCursor_CXXNewExpr) return squash(unit.text(x)).matches("(::)?new\\(.*") ? null : x;
+        if (x.kind != CXCursor_CallExpr) return null;
+        String name = callee(x);
+        return name.equals("malloc") || name.equals("calloc") || name.equals("aligned_alloc") ? x : null;
+    }
+
+    /** Whether the use {@code c} of a heap buffer's pointer, whose user is {@code p}, frees it. */
+    private static boolean released(ClangNode p, ClangNode c) {
+        if (p.kind == CXCursor_CXXDeleteExpr) return true;
+        return p.kind == CXCursor_CallExpr
+                && callee(p).equals("free")
+                && p.children.size() == 2
+                && p.children.get(1) == c;
+    }
 
     /** The store {@code element} (a subscript of the array) takes part in: null when it is only read, BAD otherwise. */
     private static Store store(ClangNode element) {
@@ -140,8 +201,11 @@ final class ClangLocalArrays {
         ClangNode divLoop = loopOf(s.element);
         ClangNode acc = strip(s.divisor);
         if (divLoop == null || acc == null || acc.kind != CXCursor_DeclRefExpr || acc.refUsr == null) return false;
+        // a local (a global's sum could be changed by a call between the loops)
+        if (!intervals.unaliasedLocals(fn).contains(acc.refUsr)) return false;
         if (!atCounter(s.element, divLoop)) return false;
-        String array = squash(unit.text(s.element.children.get(0)));
+        String array = strip(s.element.children.get(0)).refUsr;
+        if (array == null) return false;
         // the sum's writes: a definition to 0, then acc += array[j] in one loop of the same header
         List<ClangNode> adds = new ArrayList<>();
         List<ClangNode> zeros = new ArrayList<>();
@@ -174,16 +238,25 @@ final class ClangLocalArrays {
         ClangNode sumLoop = loopOf(add);
         ClangNode term = strip(add.children.get(1));
         if (sumLoop == null || term == null || term.kind != CXCursor_ArraySubscriptExpr) return false;
-        if (!array.equals(squash(unit.text(term.children.get(0)))) || !atCounter(term, sumLoop)) return false;
-        if (!header(sumLoop).equals(header(divLoop)) || sumLoop.endOffset > divLoop.offset) return false;
-        // in the same loop body or both outside loops: the dividing loop runs when the summing loop ran
-        if (innermostLoop(sumLoop) != innermostLoop(divLoop)) return false;
+        ClangNode termBase = strip(term.children.get(0));
+        if (termBase == null || !array.equals(termBase.refUsr) || !atCounter(term, sumLoop)) return false;
+        if (!sameRange(sumLoop, divLoop, fn, true) || sumLoop.endOffset > divLoop.offset) return false;
+        if (!everyTrip(add, sumLoop)
+                || !everyTrip(outermost(s.element).parent, divLoop)
+                || jumps(fn.node(), CXCursor_GotoStmt)) return false;
+        // outside loops (a later trip of an enclosing loop could store between a division and the read), the
+        // summing loop runs whenever the dividing loop runs
+        if (innermostLoop(sumLoop) != null || innermostLoop(divLoop) != null) return false;
+        if (!dominates(sumLoop, divLoop, fn.node())) return false;
+        // a narrower sum rounds below an element it adds (a float sum of doubles)
+        int elementKind = s.element.canonKind;
+        if (!floating(acc.canonKind) || !floating(elementKind) || width(acc.canonKind) < width(elementKind))
+            return false;
         if (zeros.get(0).offset > sumLoop.offset || sumLoop.contains(zeros.get(0))) return false;
-        if (boundWritten(sumLoop, sumLoop.endOffset, divLoop.offset, fn)) return false;
         for (Store o : stores) {
             if (o == s) continue;
             int at = o.element.offset;
-            if (sumLoop.contains(o.element) && at > add.offset) return false;
+            if (sumLoop.contains(o.element) && (at > add.offset || !atCounter(o.element, sumLoop))) return false;
             if (at > sumLoop.endOffset && at < divLoop.offset) return false;
             if (divLoop.contains(o.element)) return false;
             if (o.divisor != null) return false;
@@ -200,8 +273,7 @@ final class ClangLocalArrays {
         ClangNode divLoop = loopOf(kill.element);
         ClangNode readLoop = loopOf(read);
         if (divLoop == null || readLoop == null || divLoop.contains(read) || !atCounter(read, readLoop)) return false;
-        if (!header(divLoop).equals(header(readLoop)) || divLoop.endOffset > readLoop.offset) return false;
-        if (boundWritten(divLoop, divLoop.endOffset, readLoop.offset, fn)) return false;
+        if (!sameRange(divLoop, readLoop, fn, false) || divLoop.endOffset > readLoop.offset) return false;
         for (ClangNode p = divLoop.parent; p != null && p != fn.node(); p = p.parent)
             if (isLoop(p) && p.contains(read)) return false;
         return dominates(divLoop, read, fn.node());
@@ -242,23 +314,85 @@ final class ClangLocalArrays {
     }
 
     /**
-     * Whether a variable the condition of {@code loop} reads, other than its counter, is written or aliased between the
-     * offsets {@code from} and {@code to} of {@code fn}.
+     * Whether the for loops {@code first} and {@code later} (after it) run over the same range, the same sequence of
+     * counter values: their headers (initialization, condition, increment) are the same text once blanks are
+     * removed, and its names other than the counter (each loop may declare its own) name the same variables in both;
+     * a header has no call, dereference, member access or subscript; every variable it reads other than the counter
+     * is a compile-time constant, or a local or value parameter of {@code fn} whose address is never taken and that
+     * nothing writes from the start of {@code first} to the end of {@code later} (their bodies included). With
+     * {@code whole}, both loops also run the whole range: neither body has a break, continue, goto or return (a loop
+     * that reads may stop early or skip: it reads no element outside the range).
      */
-    private static boolean boundWritten(ClangNode loop, int from, int to, ClangUnit.Function fn) {
-        Set<String> bounds = new HashSet<>();
-        String counter = loopVariable(loop);
-        loop.children.get(1).forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && !x.refUsr.equals(counter)) bounds.add(x.refUsr);
-        });
+    private boolean sameRange(ClangNode first, ClangNode later, ClangUnit.Function fn, boolean whole) {
+        if (!header(first).equals(header(later))) return false;
+        String counter = loopVariable(first);
+        String laterCounter = loopVariable(later);
+        if (counter == null || laterCounter == null) return false;
+        Set<String> reads = new HashSet<>();
+        Set<String> laterReads = new HashSet<>();
+        Set<String> locals = intervals.unaliasedLocals(fn);
+        for (int i = 0; i < 3; i++) {
+            if (!stable(first.children.get(i), counter, locals, reads)) return false;
+            if (!stable(later.children.get(i), laterCounter, locals, laterReads)) return false;
+        }
+        if (!reads.equals(laterReads)) return false; // the same names, the same variables (none shadowed)
+        for (ClangNode l : whole ? List.of(first, later) : List.<ClangNode>of()) {
+            ClangNode body = l.children.get(3);
+            if (jumps(body, CXCursor_BreakStmt) || jumps(body, CXCursor_ContinueStmt)) return false;
+            if (jumps(body, CXCursor_GotoStmt) || jumps(body, CXCursor_ReturnStmt)) return false;
+        }
         boolean[] hit = new boolean[1];
         fn.node().forEach(x -> {
             if (x.kind == CXCursor_DeclRefExpr
-                    && bounds.contains(x.refUsr)
-                    && x.offset > from
-                    && x.offset < to
+                    && reads.contains(x.refUsr)
+                    && x.offset >= first.offset
+                    && x.offset < later.endOffset
                     && (written(x) || aliases(x))) hit[0] = true;
         });
+        return !hit[0];
+    }
+
+    /**
+     * Whether the header part {@code n} reads only constants, the counter and the unaliased locals {@code locals}
+     * (whose USRs it adds to {@code reads}), without a call, dereference, member access or subscript.
+     */
+    private static boolean stable(ClangNode n, String counter, Set<String> locals, Set<String> reads) {
+        if (n.value != null) return true;
+        if (n.kind == CXCursor_CallExpr
+                || n.kind == CXCursor_MemberRefExpr
+                || n.kind == CXCursor_ArraySubscriptExpr
+                || n.kind == CXCursor_CXXThisExpr
+                || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("*") || n.spelling.equals("&"))) return false;
+        if (n.kind == CXCursor_DeclRefExpr && !counter.equals(n.refUsr)) {
+            if (n.refUsr == null || !locals.contains(n.refUsr)) return false;
+            reads.add(n.refUsr);
+        }
+        for (ClangNode c : n.children) if (!stable(c, counter, locals, reads)) return false;
+        return true;
+    }
+
+    /** Whether {@code n} holds a statement of the kind {@code kind} (a break, a continue, a goto, a return). */
+    private static boolean jumps(ClangNode n, int kind) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> hit[0] |= x.kind == kind || kind == CXCursor_GotoStmt && x.kind == CXCursor_IndirectGotoStmt);
         return hit[0];
+    }
+
+    /** The width of a floating type's kind, in bytes (long double and __float128 as 16). */
+    private static int width(int kind) {
+        if (kind == CXType_Half || kind == CXType_Float16) return 2;
+        if (kind == CXType_Float) return 4;
+        return kind == CXType_Double ? 8 : 16;
+    }
+
+    /**
+     * Whether the statement {@code stmt} (an assignment) runs on every trip of {@code loop}: it is the loop's body or a
+     * statement of it or of blocks in it, not under a condition, a nested loop or another expression.
+     */
+    private static boolean everyTrip(ClangNode stmt, ClangNode loop) {
+        ClangNode c = stmt;
+        for (ClangNode p = c.parent; p != loop; c = p, p = p.parent)
+            if (p == null || p.kind != CXCursor_CompoundStmt) return false;
+        return loop.children.get(3) == c;
     }
 }
