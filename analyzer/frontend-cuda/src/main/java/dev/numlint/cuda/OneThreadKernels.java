@@ -69,8 +69,13 @@ final class OneThreadKernels {
         String kernel = Quote.shorten(l.kernel(), Quote.EXPRESSION);
         String launch = Quote.shorten(l.configuration(), Quote.EXPRESSION);
         String message = f.message();
-        String stated = phrase("one-thread-kernel", message, kernel, launch, at);
+        String stated = null;
+        for (String key : List.of("one-thread-kernel", "one-thread-kernel-launch", "one-thread-kernel-short")) {
+            stated = phrase(key, message, kernel, launch, at);
+            if (stated.length() <= Quote.MESSAGE) break;
+        }
         if (stated.length() > Quote.MESSAGE) {
+            // the reason stays whole: the finding's own message gives up the room (its quotes first)
             String remark = phrase("one-thread-kernel-short", "", kernel, launch, at);
             stated = phrase(
                     "one-thread-kernel-short", Quote.fit(message, Quote.MESSAGE - remark.length()), kernel, launch, at);
