@@ -11,7 +11,7 @@ import java.util.Set;
  * The kernel launches of one file ({@link KernelLaunch}), read from its preprocessed tokens (macros expanded as the
  * build defines them): each {@code k<<<grid, block, ...>>>} with whether its grid and block provably hold one thread,
  * and each other use of a kernel's name (its address taken, {@code cudaLaunchKernel((void*)k, ...)}, a function
- * pointer), a launch numlint cannot read.
+ * pointer, the name a {@code cuModuleGetFunction} loads), a launch numlint cannot read.
  *
  * <p>One thread is proven, never guessed: an integer literal 1, {@code dim3()}, {@code dim3(1)}, {@code dim3(1, 1)},
  * {@code dim3(1, 1, 1)} (parentheses or braces), a macro that expands to one of them, and a name declared once in the
@@ -68,6 +68,19 @@ final class KernelLaunches {
             boolean one = args.size() >= 2 && one(args.get(0), l[1], 0) && one(args.get(1), l[1], 0);
             out.add(new KernelLaunch(
                     rel, t.get(l[0]).getLine(), t.get(l[0]).getText(), "<<<" + text(l[1] + 1, l[2] - 3) + ">>>", one));
+        }
+        // the driver API loads a kernel by its name (cuModuleGetFunction(&f, module, "k")) and launches it with a
+        // configuration this reader does not follow
+        for (int i = 0; i + 1 < t.size(); i++) {
+            if (!tok(i).equals("cuModuleGetFunction") || !tok(i + 1).equals("(")) continue;
+            int close = matching(i + 1);
+            PToken last = close > 0 ? t.get(close - 1) : null;
+            if (last != null
+                    && last.getType() == CudaLexer.STRING_LITERAL
+                    && last.getText().startsWith("\"")) {
+                String name = last.getText().substring(1, last.getText().length() - 1);
+                out.add(new KernelLaunch(rel, t.get(i).getLine(), name, null, false));
+            }
         }
         if (!kernels.isEmpty()) {
             for (int i = 0; i < t.size(); i++) {
