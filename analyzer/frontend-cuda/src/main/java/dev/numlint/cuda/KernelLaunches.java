@@ -28,8 +28,12 @@ final class KernelLaunches {
     private final List<PToken> t;
     private final List<TopLevelSplitter.FunctionDef> functions;
     private final FileScope scope;
-    /** Token ranges [open, close] of every launch configuration ({@code <<<} to the last {@code >}). */
-    private final List<int[]> configs = new ArrayList<>();
+    /** A name a function names more than once outside launch configurations ({@link #declaration}). */
+    private static final int TWICE = -2;
+    /** {@link #declaration} by function and name. */
+    private final java.util.Map<String, Integer> declarations = new java.util.HashMap<>();
+    /** The tokens inside a launch configuration (between {@code <<<} and the last {@code >}). */
+    private final java.util.BitSet configs = new java.util.BitSet();
 
     private KernelLaunches(String rel, List<PToken> t, List<TopLevelSplitter.FunctionDef> functions, FileScope scope) {
         this.rel = rel;
@@ -56,7 +60,7 @@ final class KernelLaunches {
             if (t.get(i).getType() != CudaLexer.LAUNCH_OPEN) continue;
             int end = configEnd(i);
             if (end < 0) continue;
-            configs.add(new int[] {i, end});
+            configs.set(i + 1, end);
             int callee = callee(i - 1);
             if (callee < 0) continue;
             callees.add(callee);
@@ -239,12 +243,8 @@ final class KernelLaunches {
         String n = tok(i);
         TopLevelSplitter.FunctionDef f = enclosing(at);
         if (f == null || f.paramNames.contains(n)) return false;
-        int decl = -1;
-        for (int k = f.bodyStart + 1; k < f.bodyEnd; k++) {
-            if (!tok(k).equals(n) || inConfiguration(k)) continue;
-            if (decl >= 0) return false; // named twice outside launches: assigned, or declared again
-            decl = k;
-        }
+        int decl = declarations.computeIfAbsent(f.bodyStart + ":" + n, k -> declaration(f, n));
+        if (decl == TWICE) return false; // named twice outside launches: assigned, or declared again
         if (decl < 0) {
             FileScope.Var v = scope.globals.get(n);
             // a constant of this file or its headers (line 0: an includer's constant, given to a header read alone)
@@ -283,6 +283,17 @@ final class KernelLaunches {
         return dim3 ? ones(args, at, depth) : args.size() == 1 && one(args.get(0), at, depth + 1);
     }
 
+    /** The one place the function names {@code n} outside launch configurations, -1 for none, or {@link #TWICE}. */
+    private int declaration(TopLevelSplitter.FunctionDef f, String n) {
+        int decl = -1;
+        for (int k = f.bodyStart + 1; k < f.bodyEnd; k++) {
+            if (!tok(k).equals(n) || inConfiguration(k)) continue;
+            if (decl >= 0) return TWICE;
+            decl = k;
+        }
+        return decl;
+    }
+
     private static boolean typeKeyword(String s) {
         return switch (s) {
             case "int", "unsigned", "signed", "long", "short", "char", "auto", "const", "constexpr", "static" -> true;
@@ -300,8 +311,7 @@ final class KernelLaunches {
     }
 
     private boolean inConfiguration(int k) {
-        for (int[] c : configs) if (c[0] < k && k < c[1]) return true;
-        return false;
+        return configs.get(k);
     }
 
     /** Whether the innermost block open at {@code decl} is still open at {@code at}. */
