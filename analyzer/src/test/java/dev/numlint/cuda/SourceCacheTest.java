@@ -53,7 +53,12 @@ class SourceCacheTest {
     }
 
     private String scan(boolean cached) {
+        return scan(cached, false);
+    }
+
+    private String scan(boolean cached, boolean notes) {
         List<String> a = new ArrayList<>(List.of("scan", "--ptx", "off", "--jobs", "1", "--format", "json"));
+        if (notes) a.add("--notes");
         a.addAll(List.of("--cache-dir", cache.toString(), repo.toString()));
         String before = System.getProperty("numlint.cuda.cache");
         System.setProperty("numlint.cuda.cache", String.valueOf(cached));
@@ -153,6 +158,47 @@ class SourceCacheTest {
         String integer = scan(false);
         assertThat(rules(integer, "sub/frag.inl")).doesNotContain("NL001");
         assertThat(scan(true)).isEqualTo(integer);
+    }
+
+    private static List<String> levels(String report, String file, String rule) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (JsonNode f : new ObjectMapper().readTree(report).path("findings")) {
+            if (f.path("file").asText().equals(file)
+                    && f.path("ruleId").asText().equals(rule))
+                out.add(f.path("level").asText());
+        }
+        return out;
+    }
+
+    @Test
+    void aChangedLaunchInAnotherFileChangesAKernelsFindingsWhoseEntryIsReused() throws IOException {
+        Path sub = Files.createDirectories(repo.resolve("wave"));
+        Files.writeString(
+                sub.resolve("source.cu"),
+                "__global__ void add_source(float *p, float t, int at) {\n"
+                        + "    p[at] += (1.0 - 2.0 * t * t) * expf(-t * t);\n"
+                        + "}\n");
+        String launch = "__global__ void add_source(float *p, float t, int at);\n"
+                + "void step(float *p, float t, int at, int n) {\n"
+                + "    add_source<<<%s>>>(p, t, at);\n"
+                + "}\n";
+        Files.writeString(sub.resolve("main.cu"), launch.formatted("1, 1"));
+        String one = scan(true, true);
+        assertThat(levels(one, "wave/source.cu", "NL008")).containsExactly("note");
+        assertThat(one).contains("; one thread (main.cu:3)");
+        assertThat(scan(true, true)).isEqualTo(one);
+        // the launch over a grid: source.cu's entry is reused, its finding is a warning again
+        Files.writeString(sub.resolve("main.cu"), launch.formatted("(n + 255) / 256, 256"));
+        String grid = scan(true, true);
+        assertThat(levels(grid, "wave/source.cu", "NL008")).containsExactly("warning");
+        assertThat(grid).isEqualTo(scan(false, true));
+        // and back
+        Files.writeString(sub.resolve("main.cu"), launch.formatted("1, 1"));
+        assertThat(scan(true, true)).isEqualTo(one);
+        // the kernel's file changed, the launching file's entry reused: its launch still counts
+        Files.writeString(
+                sub.resolve("source.cu"), "// the source wavelet\n" + Files.readString(sub.resolve("source.cu")));
+        assertThat(levels(scan(true, true), "wave/source.cu", "NL008")).containsExactly("note");
     }
 
     @Test

@@ -507,6 +507,12 @@ public record Identity(
          * A sum or difference evaluated in double and kept there, deciding nothing: another layer's difference of
          * products is no news (2^-53 of a product), only an amplifying use it followed raises it.
          */
-        IN_DOUBLE
+        IN_DOUBLE,
+        /**
+         * The finding's level rests on what the code costs on the GPU alone (double arithmetic whose result float
+         * would hold as well or whose difference decides nothing): where the code runs as one thread only, the cost
+         * is nothing, and the front end's review makes it a note.
+         */
+        COST
     }
 }

@@ -48,7 +48,12 @@ public final class Quote {
      * the end. The full text stays in the finding's evidence.
      */
     public static String fit(String message) {
-        if (message == null || message.length() <= MESSAGE) return message;
+        return fit(message, MESSAGE);
+    }
+
+    /** {@link #fit(String)} to at most {@code limit} characters (room left for a remark a review adds). */
+    public static String fit(String message, int limit) {
+        if (message == null || message.length() <= limit) return message;
         String m = message;
         int spare = 0;
         for (java.util.regex.Matcher q = QUOTED.matcher(m); q.find(); ) {
@@ -57,13 +62,13 @@ public final class Quote {
                     unshortened(q.group().substring(1, q.group().length() - 1)).length() - MIN_QUOTE - 3);
         }
         int remark = m.endsWith(")") ? m.lastIndexOf(" (") : -1;
-        if (spare < m.length() - MESSAGE && remark > 0) {
+        if (spare < m.length() - limit && remark > 0) {
             // the quotes cannot give up enough: the closing remark goes ("(+18 copies of this code nearby)",
             // "(PTX confirms)"), which the finding's properties and related locations also carry
-            return fit(m.substring(0, remark));
+            return fit(m.substring(0, remark), limit);
         }
         java.util.Set<Integer> fixed = new java.util.HashSet<>(); // quotes (by start) that cannot give up more
-        while (m.length() > MESSAGE) {
+        while (m.length() > limit) {
             java.util.regex.Matcher q = QUOTED.matcher(m);
             int start = -1;
             int end = -1;
@@ -80,7 +85,7 @@ public final class Quote {
             if (start < 0) break;
             char mark = m.charAt(start);
             String inner = unshortened(m.substring(start + 1, end - 1));
-            int keep = Math.max(MIN_QUOTE, inner.length() - (m.length() - MESSAGE) - 3);
+            int keep = Math.max(MIN_QUOTE, inner.length() - (m.length() - limit) - 3);
             String shorter;
             if (mark == '`') {
                 // an instruction loses whole operands, never part of a register, and keeps its whole opcode
@@ -100,8 +105,8 @@ public final class Quote {
             }
             m = next;
         }
-        if (m.length() <= MESSAGE) return m;
-        String cut = wordCut(m, MESSAGE - 4);
+        if (m.length() <= limit) return m;
+        String cut = wordCut(m, limit - 4);
         while (!cut.isEmpty() && ",;:(".indexOf(cut.charAt(cut.length() - 1)) >= 0) {
             cut = cut.substring(0, cut.length() - 1).stripTrailing();
         }

@@ -100,4 +100,18 @@ public interface Analyzer {
             List<dev.numlint.model.DeclaredFunction> functions) {
         return review(findings, contexts, notAnalyzed, units);
     }
+
+    /**
+     * {@link #review(List, Map, Set, Map, List)} with the kernel launches the front ends read in the scanned tree
+     * ({@link ScanContext#addLaunches}), in a stable order; the default ignores them.
+     */
+    default List<Finding> review(
+            List<Finding> findings,
+            Map<String, BuildContext> contexts,
+            Set<String> notAnalyzed,
+            Map<String, List<dev.numlint.model.UnitArithmetic>> units,
+            List<dev.numlint.model.DeclaredFunction> functions,
+            List<dev.numlint.model.KernelLaunch> launches) {
+        return review(findings, contexts, notAnalyzed, units, functions);
+    }
 }

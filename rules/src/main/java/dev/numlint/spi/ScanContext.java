@@ -102,6 +102,13 @@ public interface ScanContext {
      */
     default void addFunctions(java.util.Collection<dev.numlint.model.DeclaredFunction> functions) {}
 
+    /**
+     * The kernel launches, and other uses of a kernel's name, a front end read in the scanned tree
+     * ({@link dev.numlint.model.KernelLaunch}): the front ends' reviews ({@link Analyzer}{@code .review}) judge a
+     * finding of a kernel by how it is launched. Thread-safe; ignored by default.
+     */
+    default void addLaunches(java.util.Collection<dev.numlint.model.KernelLaunch> launches) {}
+
     /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
     Path cacheDir();
 

@@ -41,6 +41,16 @@ class QuoteTest {
     }
 
     @Test
+    void aMessageFitsAGivenLimitToo() {
+        // room for a remark a review adds after the message (a kernel launched only as one thread)
+        String m = "'(0.5*g2)-((1.0/16.0)*(l*l))' is computed in double (the double literal 0.5), rounded to 'num':"
+                + " slow on the GPU, rounded unlike float";
+        String fit = Quote.fit(m, 120);
+        assertThat(fit).hasSizeLessThanOrEqualTo(120).startsWith("'(0.5*g2)").endsWith("rounded unlike float");
+        assertThat(Quote.fit(m, m.length())).isSameAs(m);
+    }
+
+    @Test
     void aMessageWithoutRoomInItsQuotesIsCutAtTheEnd() {
         String m = "x".repeat(200);
         assertThat(Quote.fit(m)).hasSize(Quote.MESSAGE).endsWith("...");

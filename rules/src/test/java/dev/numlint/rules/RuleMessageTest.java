@@ -102,7 +102,11 @@ class RuleMessageTest {
                                     "loop",
                                     1,
                                     "sum",
-                                    "s")
+                                    "s",
+                                    "kernel",
+                                    "k",
+                                    "launch",
+                                    "<<<1,1>>>")
                             .length())
                     .as("phrase " + k)
                     .isLessThanOrEqualTo(70);

@@ -61,6 +61,23 @@ final class LineFacts {
                 .toList();
     }
 
+    /** The kernel launches the front ends read ({@link dev.numlint.spi.ScanContext#addLaunches}). */
+    private final Set<dev.numlint.model.KernelLaunch> launches = ConcurrentHashMap.newKeySet();
+
+    void addLaunches(java.util.Collection<dev.numlint.model.KernelLaunch> ls) {
+        launches.addAll(ls);
+    }
+
+    /** The kernel launches, in a stable order (file, line, kernel, configuration). */
+    List<dev.numlint.model.KernelLaunch> launches() {
+        return launches.stream()
+                .sorted(java.util.Comparator.comparing(dev.numlint.model.KernelLaunch::file)
+                        .thenComparingInt(dev.numlint.model.KernelLaunch::line)
+                        .thenComparing(dev.numlint.model.KernelLaunch::kernel)
+                        .thenComparing(l -> String.valueOf(l.configuration())))
+                .toList();
+    }
+
     void addVariates(String file, Set<Integer> lines) {
         if (!lines.isEmpty()) lines(variates, file).addAll(lines);
     }

@@ -342,7 +342,13 @@ public final class Scanner {
         Map<String, BuildContext> contexts = shared.contexts();
         Set<String> unanalyzed = notAnalyzed(notes);
         for (Analyzer a : options.analyzers) {
-            findings = a.review(findings, contexts, unanalyzed, shared.lines.units(), shared.lines.functions());
+            findings = a.review(
+                    findings,
+                    contexts,
+                    unanalyzed,
+                    shared.lines.units(),
+                    shared.lines.functions(),
+                    shared.lines.launches());
         }
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
@@ -773,6 +779,11 @@ public final class Scanner {
         @Override
         public void addFunctions(java.util.Collection<dev.numlint.model.DeclaredFunction> functions) {
             ctx.shared.lines.addFunctions(functions);
+        }
+
+        @Override
+        public void addLaunches(java.util.Collection<dev.numlint.model.KernelLaunch> launches) {
+            ctx.shared.lines.addLaunches(launches);
         }
 
         @Override

@@ -3,7 +3,6 @@ package dev.numlint.cuda;
 import dev.numlint.cuda.checks.CudaCheck;
 import dev.numlint.cuda.clang.ClangSupplement;
 import dev.numlint.cuda.facts.FunctionFacts;
-import dev.numlint.cuda.facts.SourceDialect;
 import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.cuda.parser.CudaParser;
 import dev.numlint.model.BuildContext;
@@ -118,7 +117,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     /**
      * The checks' review of the scan's merged findings with the functions the scanned tree defines or declares
-     * ({@link CudaCheck#review}: a float routine with a double twin).
+     * ({@link CudaCheck#review}: a float routine with a double twin), after the costs of kernels launched only as one
+     * thread became notes ({@link OneThreadKernels}).
      */
     @Override
     public List<dev.numlint.model.Finding> review(
@@ -126,8 +126,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Map<String, BuildContext> contexts,
             Set<String> notAnalyzed,
             Map<String, List<dev.numlint.model.UnitArithmetic>> units,
-            List<dev.numlint.model.DeclaredFunction> functions) {
-        return CudaChecks.review(findings, functions);
+            List<dev.numlint.model.DeclaredFunction> functions,
+            List<dev.numlint.model.KernelLaunch> launches) {
+        boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
+        return CudaChecks.review(OneThreadKernels.review(findings, launches, unread), functions);
     }
 
     @Override
@@ -154,14 +156,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** How a file is compiled, from its extension ({@link SourceKinds#dialect}). */
     static Preprocessor.Dialect dialect(Path file) {
         return SourceKinds.dialect(file);
-    }
-
-    private static SourceDialect sourceDialect(Preprocessor.Dialect d) {
-        return switch (d) {
-            case HOST_C -> SourceDialect.C;
-            case HOST_CXX -> SourceDialect.HOST_CXX;
-            default -> SourceDialect.CUDA;
-        };
     }
 
     @Override
@@ -563,7 +557,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
             // the functions it and its project headers define or declare: the checks' reviews find precision families
-            if (!run.variantPass.get()) sink.functions(DeclaredFunctions.of(rel, scope));
+            if (!run.variantPass.get()) {
+                sink.functions(DeclaredFunctions.of(rel, scope));
+                sink.launches(KernelLaunches.of(rel, toks, sp.functions, scope));
+            }
             // the types this file and its headers define: the scan's undefined-types notice leaves them out
             java.util.Set<String> defined = new java.util.HashSet<>(scope.typedefs.keySet());
             defined.addAll(scope.structs.keySet());
@@ -584,7 +581,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
             RandomDraws.propagate(toks, sp.functions, scope);
             stats.preNanos.addAndGet(System.nanoTime() - t0);
-            Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
+            Reporter rep = new Reporter(ctx, sink, file, bc, SourceKinds.sourceDialect(dialect));
             rep.activeError = pp.activeError;
             FunctionFacts fileFacts = new FunctionFacts(null);
             for (TopLevelSplitter.LongDoubleDecl ld : sp.longDoubles) {

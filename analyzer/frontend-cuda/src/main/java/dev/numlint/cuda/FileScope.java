@@ -9,8 +9,8 @@ import java.util.Set;
 
 /** Names declared at file level (and in included project headers): types, structs, functions, globals. */
 final class FileScope {
-    /** A user function's signature. */
-    record FuncSig(String name, CType ret, List<CType> params, boolean device, boolean host) {}
+    /** A user function's signature; {@code global}: a kernel ({@code __global__}). */
+    record FuncSig(String name, CType ret, List<CType> params, boolean device, boolean host, boolean global) {}
 
     /** A variable: its type and, for constants, its value. */
     record Var(String name, CType type, Double constValue, int line) {}

@@ -203,6 +203,11 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void reportCostOnly(String rule, String function, Site at, String message, Confidence conf) {
+        report(rule, function, at, message, conf, null, null, "costOnly", null);
+    }
+
+    @Override
     public void reportWithoutCancellation(
             NoCancellation why,
             String rule,
@@ -271,7 +276,11 @@ final class Reporter implements CudaReport {
                                         ? Identity.Judgement.PAIRED_COMPONENT
                                         : "termsCannotCancel".equals(property)
                                                 ? Identity.Judgement.TERMS_CANNOT_CANCEL
-                                                : "inDouble".equals(property) ? Identity.Judgement.IN_DOUBLE : null));
+                                                : "inDouble".equals(property)
+                                                        ? Identity.Judgement.IN_DOUBLE
+                                                        : "costOnly".equals(property)
+                                                                ? Identity.Judgement.COST
+                                                                : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());

@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The CUDA source front end's per-file analysis cache: what the analysis of one file reported (findings, notices,
- * random-variate lines, the types Clang found undefined, the functions it declares), stored under {@code <cache-dir>/source/<sha256>.json} (the
+ * random-variate lines, the types Clang found undefined, the functions it declares, the kernel launches it holds), stored under {@code <cache-dir>/source/<sha256>.json} (the
  * scan's cache directory, the PTX cache's: {@code --cache-dir}, else the user's cache home; never inside the scanned
  * tree unless the user puts it there). The key ({@link Key}) is numlint's build, the scan's rule configuration and
  * front-end settings, the file's path and content, its compile command (build context, include directories, the
@@ -45,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SourceCache {
     /** Bumped when the entry's format changes. */
-    static final int FORMAT = 3;
+    static final int FORMAT = 4;
 
     /** Notices whose analysis is not stored: they depend on time, on the machine or on another process. */
     private static final Set<String> NOT_STORED =
@@ -213,7 +213,8 @@ final class SourceCache {
             Set<Integer> variateLines,
             Map<String, Integer> undefinedTypes,
             Set<String> definedTypes,
-            List<dev.numlint.model.DeclaredFunction> functions) {}
+            List<dev.numlint.model.DeclaredFunction> functions,
+            List<dev.numlint.model.KernelLaunch> launches) {}
 
     private Path file(String key) {
         return dir.resolve(key + ".json");
@@ -257,7 +258,8 @@ final class SourceCache {
                 || e.variateLines() == null
                 || e.undefinedTypes() == null
                 || e.definedTypes() == null
-                || e.functions() == null) {
+                || e.functions() == null
+                || e.launches() == null) {
             return "it is incomplete";
         }
         for (StoredFinding f : e.findings()) {
@@ -282,6 +284,7 @@ final class SourceCache {
         if (!e.undefinedTypes().isEmpty()) run.undefinedTypes.add(e.undefinedTypes());
         run.undefinedTypes.defined(e.definedTypes());
         if (!e.functions().isEmpty()) ctx.addFunctions(e.functions());
+        if (!e.launches().isEmpty()) ctx.addLaunches(e.launches());
     }
 
     /** Stores what {@code r} recorded under {@code key}, when it may be stored; a failure to write is silent. */
@@ -296,7 +299,8 @@ final class SourceCache {
                 new TreeSet<>(r.variateLines),
                 new TreeMap<>(r.undefinedTypes),
                 new TreeSet<>(r.definedTypes),
-                List.copyOf(r.functions));
+                List.copyOf(r.functions),
+                List.copyOf(r.launches));
         try {
             dev.numlint.spi.SafeFiles.directory(dir.getParent());
             dev.numlint.spi.SafeFiles.directory(dir);
@@ -320,6 +324,7 @@ final class SourceCache {
         private final Map<String, Integer> undefinedTypes = new TreeMap<>();
         private final Set<String> definedTypes = new TreeSet<>();
         private final List<dev.numlint.model.DeclaredFunction> functions = new ArrayList<>();
+        private final List<dev.numlint.model.KernelLaunch> launches = new ArrayList<>();
         private boolean storable = true;
 
         Recording(FindingSink sink, ScanContext ctx) {
@@ -368,6 +373,12 @@ final class SourceCache {
         synchronized void functions(List<dev.numlint.model.DeclaredFunction> fns) {
             functions.addAll(fns);
             ctx.addFunctions(fns);
+        }
+
+        /** The kernel launches the file holds ({@link ScanContext#addLaunches}), passed on. */
+        synchronized void launches(List<dev.numlint.model.KernelLaunch> ls) {
+            launches.addAll(ls);
+            ctx.addLaunches(ls);
         }
 
         /** The analysis failed in a way that must be computed again (an exception). */

@@ -26,4 +26,13 @@ final class SourceKinds {
         ext = ext.toLowerCase(Locale.ROOT);
         return HOST_EXTENSIONS.contains(ext) ? Preprocessor.Dialect.HOST_CXX : Preprocessor.Dialect.CUDA;
     }
+
+    /** The dialect the checks read ({@link dev.numlint.cuda.facts.SourceDialect}) of a preprocessing dialect. */
+    static dev.numlint.cuda.facts.SourceDialect sourceDialect(Preprocessor.Dialect d) {
+        return switch (d) {
+            case HOST_C -> dev.numlint.cuda.facts.SourceDialect.C;
+            case HOST_CXX -> dev.numlint.cuda.facts.SourceDialect.HOST_CXX;
+            default -> dev.numlint.cuda.facts.SourceDialect.CUDA;
+        };
+    }
 }

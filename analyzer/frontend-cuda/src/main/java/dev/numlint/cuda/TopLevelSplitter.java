@@ -452,7 +452,8 @@ final class TopLevelSplitter {
             if (s.getType() == CudaLexer.HOST) host = true;
             if (s.getType() == CudaLexer.GLOBAL) glob = true;
         }
-        return new FileScope.FuncSig(name, ret == null ? CType.UNKNOWN : ret, ps, dev || glob, host || !(dev || glob));
+        return new FileScope.FuncSig(
+                name, ret == null ? CType.UNKNOWN : ret, ps, dev || glob, host || !(dev || glob), glob);
     }
 
     record Param(String name, CType type, int line, int col, boolean ref) {}
@@ -588,7 +589,8 @@ final class TopLevelSplitter {
                 }
             }
         }
-        scope.addFunction(new FileScope.FuncSig(f.name, ret, f.paramTypes, f.global || f.device, f.runsOnHost()));
+        scope.addFunction(
+                new FileScope.FuncSig(f.name, ret, f.paramTypes, f.global || f.device, f.runsOnHost(), f.global));
         java.util.BitSet out = outParams(f, open, close);
         if (!out.isEmpty()) scope.outParams.put(f.name, out);
         if (ret.isFpScalar() || ret.isInteger()) {

@@ -123,6 +123,13 @@ final class JCudaLinker {
             }
             MethodInvocation launch = lk.function == null ? null : launches.get(lk.function);
             MethodInvocation site = launch != null ? launch : lk.call;
+            if (lk.kernel != null) {
+                // a launch of the kernel whose configuration the CUDA front end's review does not read: the kernel
+                // does not run as one thread only
+                Location at = location(site);
+                ctx.addLaunches(
+                        List.of(new dev.numlint.model.KernelLaunch(rel, at.startLine(), lk.kernel, null, false)));
+            }
             for (Load l : mods) {
                 linkedModules.add(l.module);
                 for (Path k : l.files) ctx.linkKernel(new KernelLink(k, lk.kernel, location(site)));

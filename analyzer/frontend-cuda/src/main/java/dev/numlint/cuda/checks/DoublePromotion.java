@@ -74,15 +74,28 @@ public final class DoublePromotion implements CudaCheck {
                             quoteNames(p.target()),
                             "consequence",
                             consequence);
-            out.report(
-                    "NL008",
-                    facts.function,
-                    p.site(),
-                    msg,
-                    p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH,
-                    impact,
-                    null);
+            Confidence confidence = p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH;
+            if (p.site().device() && costOnly(p, out)) {
+                // the warning is the GPU's FP64 throughput: a kernel launched only as one thread makes it a note
+                out.reportCostOnly("NL008", facts.function, p.site(), msg, confidence);
+            } else {
+                out.report("NL008", facts.function, p.site(), msg, confidence, impact, null);
+            }
         }
+    }
+
+    /**
+     * Whether a device promotion's warning rests on its cost alone: its result is float's ({@link
+     * FunctionFacts.Promotion#exact}), or the double result, about an ulp from float's, decides nothing as host code
+     * judges it (no terms that cancel in float, no rounding to an integral value in the expression, no conversion,
+     * index, branch or long sum it reaches). A promotion whose value decides something keeps its warning wherever the
+     * kernel runs.
+     */
+    static boolean costOnly(FunctionFacts.Promotion p, CudaReport out) {
+        if (p.exact()) return true;
+        if (p.site().cancels() || innerRounding(p) != null) return false;
+        Impact numeric = Consequences.of(p.site(), out);
+        return numeric == null || numeric.kind() == Impact.Kind.BOUNDED || numeric.kind() == Impact.Kind.EXACT;
     }
 
     private static final java.util.regex.Pattern CALL =

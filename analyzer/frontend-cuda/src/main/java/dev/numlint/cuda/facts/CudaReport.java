@@ -80,6 +80,14 @@ public interface CudaReport {
             Impact impact,
             FlagCitation flag);
 
+    /**
+     * Reports a finding whose level rests on what the code costs on the GPU alone ({@link
+     * dev.numlint.model.Identity.Judgement#COST}, property {@code costOnly}): the value is computed as float would
+     * compute it, or its difference decides nothing; in a kernel launched only as one thread the front end's review
+     * makes it a note.
+     */
+    void reportCostOnly(String ruleId, String function, Site at, String message, Confidence confidence);
+
     /** Why a difference of products is judged without cancellation ({@link #reportWithoutCancellation}). */
     enum NoCancellation {
         /** One component of a complex product or a 2-D rotation: no loss of the pair's accuracy. */
