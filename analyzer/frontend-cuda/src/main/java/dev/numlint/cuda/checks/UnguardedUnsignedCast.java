@@ -29,6 +29,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
 
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
+        for (FunctionFacts.Conversion c : facts.saturating) saturating(facts, c, out);
         for (FunctionFacts.Conversion c : facts.conversions) {
             if (c.unseen() != null) {
                 unseen(facts, c, out);
@@ -187,6 +188,33 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         // the source layer examined this cast and found its bound (a constant, a guard, integer data); the PTX layer's
         // finding of the same cvt sees neither guard nor data types, so it confirms the instruction, never raises it
         out.reportProven("NL001", facts.function, c.site(), msg, Confidence.HIGH, Impact.bounded(why));
+    }
+
+    /**
+     * A CUDA conversion intrinsic to an unsigned type ({@code __float2uint_rz(x)}): defined on the GPU, where it
+     * saturates (a negative value gives 0); a CPU version of the code that casts the same value wraps on x86. A note
+     * that says so, examined like a cast proven in range: the PTX layer's {@code cvt} of it merges into it.
+     */
+    private static void saturating(FunctionFacts facts, FunctionFacts.Conversion c, CudaReport out) {
+        String msg = RuleCatalog.get()
+                .rule("NL001")
+                .message(
+                        "cuda-saturating",
+                        "expr",
+                        Consequences.quote(c.how() + "(" + c.operand() + ")"),
+                        "from",
+                        c.from(),
+                        "to",
+                        c.to(),
+                        "wrapped",
+                        wrapped(c.bytes()));
+        out.reportProven(
+                "NL001",
+                facts.function,
+                c.site(),
+                msg,
+                Confidence.HIGH,
+                Impact.bounded("saturates to the range of " + c.to() + " on the GPU"));
     }
 
     /**

@@ -599,6 +599,27 @@ public final class ClangSupplement {
                 f.calls.add(new FunctionFacts.MathCall(at, c.name(), c.name(), true, null, false, true));
             }
         }
+        for (ClangSaturatingConversions.Call c : ClangSaturatingConversions.of(unit)) {
+            ClangNode arg = ClangSyntax.arguments(c.node()).get(0);
+            facts(out, c.in())
+                    .saturating
+                    .add(new FunctionFacts.Conversion(
+                            site(c.node(), c.in()),
+                            c.name(),
+                            unit.text(arg),
+                            c.from(),
+                            c.to(),
+                            true,
+                            c.bytes(),
+                            arg.value,
+                            false,
+                            true,
+                            false,
+                            Double.NEGATIVE_INFINITY,
+                            Double.POSITIVE_INFINITY,
+                            true,
+                            null));
+        }
         for (ClangNode d : unit.divisions()) {
             ClangUnit.Function fn = unit.functionOf(d);
             // in a function the hand-written front end read, a division of a template parameter's values that an

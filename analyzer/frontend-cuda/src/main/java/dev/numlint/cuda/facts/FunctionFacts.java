@@ -12,6 +12,9 @@ public final class FunctionFacts {
     public final String function;
 
     public final List<Conversion> conversions = new ArrayList<>();
+    /** CUDA conversion intrinsics to an unsigned type ({@code __float2uint_rz(x)}): they saturate on the GPU. */
+    public final List<Conversion> saturating = new ArrayList<>();
+
     public final List<Division> divisions = new ArrayList<>();
     public final List<Contraction> contractions = new ArrayList<>();
     public final List<Accumulation> accumulations = new ArrayList<>();
