@@ -6,6 +6,7 @@ import dev.numlint.model.Notification;
 import dev.numlint.spi.ScanContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,10 +44,11 @@ final class UnbuiltIncluders {
             }
         }
         // the files known not compiled, grown by those only they include (a header may carry it on to a unit)
-        Set<Path> unbuilt = new HashSet<>();
+        // each with the unit the build does not compile that it comes from (itself for those known already)
+        Map<Path, Path> unbuilt = new HashMap<>();
         for (Path file : sources) {
             BuildContext c = chosen.get(file);
-            if (c != null && c.notCompiledReason() != null) unbuilt.add(file);
+            if (c != null && c.notCompiledReason() != null) unbuilt.put(file, file);
         }
         if (unbuilt.isEmpty()) return;
         Map<String, List<String>> byIncluder = new TreeMap<>();
@@ -55,12 +57,15 @@ final class UnbuiltIncluders {
             grew = false;
             for (Map.Entry<Path, Set<Path>> e : includers.entrySet()) {
                 Path file = e.getKey();
-                if (unbuilt.contains(file) || !candidate(model, chosen.get(file), file)) continue;
-                if (!unbuilt.containsAll(e.getValue())) continue;
-                unbuilt.add(file);
+                if (unbuilt.containsKey(file) || !candidate(model, chosen.get(file), file)) continue;
+                if (!unbuilt.keySet().containsAll(e.getValue())) continue;
+                Path first = e.getValue().iterator().next();
+                Path origin = unbuilt.get(first);
+                unbuilt.put(file, origin);
                 grew = true;
                 if (!ContextChoice.unit(file)) continue;
-                String by = ctx.relativize(e.getValue().iterator().next());
+                String by = ctx.relativize(first)
+                        + (origin.equals(first) ? "" : " (reached from " + ctx.relativize(origin) + ")");
                 int others = e.getValue().size() - 1;
                 String why = "included only by " + by + (others > 0 ? " and " + others + " other file(s)" : "")
                         + ", which the build does not compile";
