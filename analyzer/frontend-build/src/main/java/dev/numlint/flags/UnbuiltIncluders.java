@@ -32,6 +32,14 @@ final class UnbuiltIncluders {
     static void review(
             ScanContext ctx, BuildFlagAnalyzer.Model model, List<Path> sources, Map<Path, BuildContext> chosen) {
         if (model.dbUsed == null || model.db.files.isEmpty()) return;
+        // the files known not compiled, each with the unbuilt unit it comes from (itself for those known already),
+        // grown below by the files only they include (a header may carry it on to a unit)
+        Map<Path, Path> unbuilt = new HashMap<>();
+        for (Path file : sources) {
+            BuildContext c = chosen.get(file);
+            if (c != null && c.notCompiledReason() != null) unbuilt.put(file, file);
+        }
+        if (unbuilt.isEmpty()) return;
         Set<Path> scanned = new HashSet<>(sources);
         // who includes each scanned file (sorted, for a stable reason)
         Map<Path, Set<Path>> includers = new TreeMap<>();
@@ -43,14 +51,6 @@ final class UnbuiltIncluders {
                     includers.computeIfAbsent(inc, k -> new TreeSet<>()).add(file);
             }
         }
-        // the files known not compiled, grown by those only they include (a header may carry it on to a unit)
-        // each with the unit the build does not compile that it comes from (itself for those known already)
-        Map<Path, Path> unbuilt = new HashMap<>();
-        for (Path file : sources) {
-            BuildContext c = chosen.get(file);
-            if (c != null && c.notCompiledReason() != null) unbuilt.put(file, file);
-        }
-        if (unbuilt.isEmpty()) return;
         Map<String, List<String>> byIncluder = new TreeMap<>();
         boolean grew = true;
         while (grew) {
