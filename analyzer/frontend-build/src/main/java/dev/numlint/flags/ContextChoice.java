@@ -139,6 +139,7 @@ final class ContextChoice {
         }
         deviceFromCudaIncluders(chosen, compiled, tus, scanned);
         notCompiledByDatabase(ctx, model, sources, chosen, includedByDbUnits);
+        UnbuiltIncluders.review(ctx, model, sources, chosen);
         for (Map.Entry<Path, BuildContext> e : chosen.entrySet()) {
             if (!isEmpty(e.getValue()) || e.getValue().notCompiledReason() != null)
                 ctx.addBuildContext(e.getKey(), e.getValue());
@@ -153,7 +154,7 @@ final class ContextChoice {
     /** Extensions of the files a compiler is given as translation units (not headers, fragments or PTX). */
     private static final Set<String> UNIT_EXTENSIONS = Set.of("cu", "c", "cc", "cpp", "cxx", "c++");
 
-    private static boolean unit(Path p) {
+    static boolean unit(Path p) {
         String n = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
         int dot = n.lastIndexOf('.');
         return dot >= 0 && UNIT_EXTENSIONS.contains(n.substring(dot + 1));
