@@ -108,7 +108,11 @@ class CheckedInPtxTest {
         Run stale = scan();
         assertThat(notices(stale.json(), "ptx-stale")).singleElement().satisfies(n -> assertThat(n)
                 .startsWith("build/k.ptx: build/k.ptx does not match dbt/k.cu"));
-        assertThat(findings(stale.json())).as(stale.out()).isEmpty();
+        // nothing from the stale PTX (its cast at the old line 4); the source layer's note on the intrinsic (session
+        // 36: a saturating conversion, NL001 at note level)
+        assertThat(findings(stale.json())).as(stale.out()).containsExactly("NL001 dbt/k.cu:5");
+        assertThat(stale.json().path("findings").get(0).path("layer").asText()).isEqualTo("cuda-source");
+        assertThat(stale.json().path("findings").get(0).path("level").asText()).isEqualTo("note");
         assertThat(stale.code()).as(stale.err()).isZero();
     }
 }
