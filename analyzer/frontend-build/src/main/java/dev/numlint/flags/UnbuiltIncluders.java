@@ -57,7 +57,7 @@ final class UnbuiltIncluders {
             grew = false;
             for (Map.Entry<Path, Set<Path>> e : includers.entrySet()) {
                 Path file = e.getKey();
-                if (unbuilt.containsKey(file) || !candidate(model, chosen.get(file), file)) continue;
+                if (unbuilt.containsKey(file) || !candidate(model, chosen.get(file), file, unbuilt.keySet())) continue;
                 if (!unbuilt.keySet().containsAll(e.getValue())) continue;
                 Path first = e.getValue().iterator().next();
                 Path origin = unbuilt.get(first);
@@ -94,10 +94,17 @@ final class UnbuiltIncluders {
                         + (named.size() > shown ? " and " + (named.size() - shown) + " more" : "")));
     }
 
-    /** Whether the build leaves {@code file} without a say: no compile command, no compiling includer, no reason. */
-    private static boolean candidate(BuildFlagAnalyzer.Model model, BuildContext c, Path file) {
+    /**
+     * Whether the build leaves {@code file} without a say: no compile command, no reason, and no compiling includer
+     * but one of {@code unbuilt} (a {@code .cu} with a borrowed entry that the database turned out not to compile was
+     * its includer when the include walk ran: the includers of the file decide, above).
+     */
+    private static boolean candidate(BuildFlagAnalyzer.Model model, BuildContext c, Path file, Set<Path> unbuilt) {
         if (model.db.files.containsKey(file) || model.make.files.containsKey(file) || model.py.files.containsKey(file))
             return false;
-        return c == null || c.compiledVia() == null && c.notCompiledReason() == null && !c.compiled();
+        if (c == null) return true;
+        if (c.notCompiledReason() != null) return false;
+        if (c.compiledVia() != null) return unbuilt.contains(c.compiledVia());
+        return !c.compiled();
     }
 }
