@@ -54,6 +54,9 @@ final class ClangWalker {
     private final java.util.Set<Long> recordsRead = new java.util.HashSet<>();
 
     final ArrayDeque<ClangNode> parents = new ArrayDeque<>();
+    /** The file's text: its literals' values are read from it ({@link ClangLiterals}). */
+    private final byte[] text;
+
     final int textLength;
     final IntPointer line = new IntPointer(1);
     final IntPointer col = new IntPointer(1);
@@ -84,6 +87,7 @@ final class ClangWalker {
     }
 
     ClangWalker(byte[] text, CXFile main, Visits shared) {
+        this.text = text;
         textLength = text.length;
         this.main = main;
         ownVisits = shared == null;
@@ -160,7 +164,9 @@ final class ClangWalker {
                         && (n.canonKind == CXType_FunctionProto || n.canonKind == CXType_FunctionNoProto))
             helpers.callee(c, kind, main, this::foreign);
         // an explicit instantiation (template void f<float>(const float *)) names the arguments as a call does
-        if (parents.size() < ClangParser.MAX_DEPTH) {
+        if (parents.size() < ClangParser.MAX_DEPTH
+                && !LEAVES.contains(kind)
+                && !ClangLiterals.integerTable(n, c, text)) {
             boolean tmpl = kind == CXCursor_FunctionTemplate
                     || kind == CXCursor_ClassTemplate
                     || kind == CXCursor_ClassTemplatePartialSpecialization;
@@ -179,12 +185,17 @@ final class ClangWalker {
     /** A cursor of another file (a callee's definition), copied as a template's: nothing evaluated or recorded. */
     private ClangNode foreign(CXCursor c) {
         inTemplate++;
+        foreign++;
         try {
             return node(c, clang_getCursorKind(c), clang_getCursorLocation(c));
         } finally {
             inTemplate--;
+            foreign--;
         }
     }
+
+    /** Above zero while a cursor of another file is copied: its offsets are not into {@link #text}. */
+    private int foreign;
 
     private ClangNode node(CXCursor c, int kind, CXSourceLocation loc) {
         // the file location: where the user wrote the code, the macro's use for code of a macro's body, the
@@ -207,7 +218,7 @@ final class ClangWalker {
         // libclang spells a statement only when it is a label, and an expression only when it is a string
         // literal, an operator or one that names a declaration (a reference, a call, a member, an implicit cast
         // of those); a statement has no type: those calls are not made for the cursors that cannot have them
-        boolean statement = clang_isStatement(kind) != 0;
+        boolean statement = kind >= CXCursor_FirstStmt && kind <= CXCursor_LastStmt;
         String spelling = kind == CXCursor_UnaryOperator
                 ? clang_getUnaryOperatorKindSpelling(clang_getCursorUnaryOperatorKind(c))
                         .getString()
@@ -248,10 +259,12 @@ final class ClangWalker {
                 ClangTemplates.classArguments(clang_getCanonicalType(t), 0, classesRead, templateArgs);
         }
         Double value = null;
-        if (clang_isExpression(kind) != 0 && arithmetic(canonKind)) {
+        if (kind >= CXCursor_FirstExpr && kind <= CXCursor_LastExpr && arithmetic(canonKind)) {
             boolean literal = kind == CXCursor_IntegerLiteral || kind == CXCursor_FloatingLiteral;
+            // a literal's value is read from its text where it is written there (not from a macro's body)
+            if (literal && foreign == 0) value = ClangLiterals.value(kind, text, startOff, endOff);
             // a value-dependent expression of a template pattern is not evaluated (Clang asserts on it)
-            if (literal || inTemplate == 0) value = evaluate(c);
+            if (value == null && (literal || inTemplate == 0)) value = evaluate(c);
         }
         String ref = null;
         String refUsr = null;
@@ -267,7 +280,9 @@ final class ClangWalker {
             if (ref == null || ref.isEmpty()) ref = spelling;
         }
         String usr = null;
-        if (clang_isDeclaration(kind) != 0) usr = clang_getCursorUSR(c).getString();
+        if (kind >= CXCursor_FirstDecl && kind <= CXCursor_LastDecl
+                || kind >= CXCursor_FirstExtraDecl && kind <= CXCursor_LastExtraDecl)
+            usr = clang_getCursorUSR(c).getString();
         return new ClangNode(
                 kind,
                 spelling,
@@ -363,6 +378,16 @@ final class ClangWalker {
             CXCursor_CXXConstCastExpr,
             CXCursor_InitListExpr,
             CXCursor_ConditionalOperator);
+
+    /** Kinds that have no children: their children are not asked for. */
+    private static final java.util.Set<Integer> LEAVES = java.util.Set.of(
+            CXCursor_IntegerLiteral,
+            CXCursor_FloatingLiteral,
+            CXCursor_CharacterLiteral,
+            CXCursor_StringLiteral,
+            CXCursor_CXXBoolLiteralExpr,
+            CXCursor_CXXNullPtrLiteralExpr,
+            CXCursor_GNUNullExpr);
 
     static boolean arithmetic(int canonKind) {
         return canonKind >= CXType_Bool && canonKind <= CXType_LongDouble

@@ -1,0 +1,168 @@
+package dev.numlint.cuda.clang;
+
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import org.bytedeco.llvm.clang.CXCursor;
+import org.bytedeco.llvm.clang.CXType;
+
+/**
+ * What the copy of a file's cursors ({@link ClangWalker}) reads from the file's text instead of asking libclang, each
+ * call of which costs a crossing into native code and, for a structure, an allocation:
+ *
+ * <ul>
+ *   <li>the value of an integer or floating literal written in the file ({@code 0x1p-3f}, {@code 1'000u}): the value
+ *       libclang's evaluation gives (a {@code float} literal's value is the float's, widened); a literal a macro's
+ *       body spells, or one this reading does not know ({@code 1.0L}, {@code 2.0f16}), is evaluated by libclang;
+ *   <li>a large table of integers ({@code static const uint64_t codes[] = {0x..., ...}}, tens of thousands of
+ *       entries in generated tag families, CRC tables, font bitmaps): an initializer list of at least {@link
+ *       #TABLE_BYTES} bytes of text holding only integer literals, signs, braces, commas and comments, for an
+ *       array whose element type is an integer type. Its elements are not copied: no rule reads an integer
+ *       constant of a table (nothing in it converts, rounds or accumulates), and a table of 48,000 literals cost
+ *       more to copy than the rest of its translation unit to parse. A table of any floating type, or with any
+ *       name or expression in it, is copied whole.
+ * </ul>
+ */
+final class ClangLiterals {
+    /** The size of text from which an integer table's elements are not copied. */
+    static final int TABLE_BYTES = 16 * 1024;
+
+    private ClangLiterals() {}
+
+    /**
+     * The value of the literal of {@code kind} written at {@code [start, end]} of {@code text} (the offsets of its
+     * extent), or null: not written there as a literal this reads (libclang evaluates it then).
+     */
+    static Double value(int kind, byte[] text, int start, int end) {
+        if (start < 0 || end <= start || end > text.length || end - start > 64) return null;
+        String t = new String(text, start, end - start, StandardCharsets.ISO_8859_1);
+        if (t.indexOf('\'') >= 0) t = t.replace("'", "");
+        try {
+            return kind == CXCursor_IntegerLiteral ? integer(t) : kind == CXCursor_FloatingLiteral ? floating(t) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** A C/C++ integer literal's value as libclang's evaluation widens it: the 64 bits, as a signed long, to double. */
+    private static Double integer(String t) {
+        int e = t.length();
+        while (e > 0 && "uUlLzZ".indexOf(t.charAt(e - 1)) >= 0) e--;
+        if (e == 0 || !suffix(t.substring(e))) return null;
+        String d = t.substring(0, e);
+        int radix = 10;
+        if (d.length() > 2 && d.charAt(0) == '0' && (d.charAt(1) == 'x' || d.charAt(1) == 'X')) {
+            radix = 16;
+            d = d.substring(2);
+        } else if (d.length() > 2 && d.charAt(0) == '0' && (d.charAt(1) == 'b' || d.charAt(1) == 'B')) {
+            radix = 2;
+            d = d.substring(2);
+        } else if (d.length() > 1 && d.charAt(0) == '0') {
+            radix = 8;
+            d = d.substring(1);
+        }
+        if (!digits(d, radix)) return null;
+        BigInteger v = new BigInteger(d, radix);
+        if (v.bitLength() > 64) return null;
+        return (double) v.longValue();
+    }
+
+    private static boolean suffix(String s) {
+        return s.isEmpty() || s.matches("(?i)u|l|ll|ul|lu|ull|llu|z|uz|zu");
+    }
+
+    private static boolean digits(String d, int radix) {
+        if (d.isEmpty()) return false;
+        for (int i = 0; i < d.length(); i++) {
+            if (Character.digit(d.charAt(i), radix) < 0) return false;
+        }
+        return true;
+    }
+
+    /** A floating literal's value: {@code f}/{@code F} is a float's, no suffix a double's; any other form is asked. */
+    private static Double floating(String t) {
+        char last = t.charAt(t.length() - 1);
+        boolean single = last == 'f' || last == 'F';
+        String body = single ? t.substring(0, t.length() - 1) : t;
+        if (body.isEmpty()) return null;
+        boolean hex = body.length() > 2 && body.charAt(0) == '0' && (body.charAt(1) == 'x' || body.charAt(1) == 'X');
+        for (int i = 0; i < body.length(); i++) {
+            char ch = body.charAt(i);
+            boolean ok = ch >= '0' && ch <= '9'
+                    || ch == '.'
+                    || ch == '+'
+                    || ch == '-'
+                    || (hex
+                            ? Character.digit(ch, 16) >= 0 || ch == 'x' || ch == 'X' || ch == 'p' || ch == 'P'
+                            : ch == 'e' || ch == 'E');
+            if (!ok) return null;
+        }
+        if (hex && body.indexOf('p') < 0 && body.indexOf('P') < 0) return null;
+        // Java's parsers take exactly these forms (and round correctly, as Clang does), once the suffix is gone
+        return single ? (double) Float.parseFloat(body) : Double.parseDouble(body);
+    }
+
+    /**
+     * Whether the initializer list {@code n} (cursor {@code c}) is a large table of integers whose elements are not
+     * copied (see the class comment).
+     */
+    static boolean integerTable(ClangNode n, CXCursor c, byte[] text) {
+        if (n.kind != CXCursor_InitListExpr) return false;
+        int start = n.offset, end = n.endOffset;
+        if (start < 0 || end > text.length || end - start < TABLE_BYTES) return false;
+        if (!integersOnly(text, start, end)) return false;
+        CXType t = clang_getCanonicalType(clang_getCursorType(c));
+        while (t.kind() == CXType_ConstantArray || t.kind() == CXType_IncompleteArray) {
+            t = clang_getCanonicalType(clang_getArrayElementType(t));
+        }
+        return t.kind() >= CXType_Bool && t.kind() <= CXType_Int128;
+    }
+
+    /** Only integer literals (with digit separators and suffixes), signs, braces, commas, space and comments. */
+    static boolean integersOnly(byte[] text, int start, int end) {
+        int i = start;
+        while (i < end) {
+            int ch = text[i] & 0xff;
+            if (ch == ' '
+                    || ch == '\t'
+                    || ch == '\n'
+                    || ch == '\r'
+                    || ch == '\f'
+                    || ch == ','
+                    || ch == '{'
+                    || ch == '}'
+                    || ch == '+'
+                    || ch == '-') {
+                i++;
+            } else if (ch == '/' && i + 1 < end && text[i + 1] == '*') {
+                int close = indexOf(text, i + 2, end, "*/");
+                if (close < 0) return false;
+                i = close + 2;
+            } else if (ch == '/' && i + 1 < end && text[i + 1] == '/') {
+                while (i < end && text[i] != '\n') i++;
+            } else if (ch >= '0' && ch <= '9') {
+                int j = i;
+                while (j < end && (Character.isLetterOrDigit(text[j] & 0xff) || text[j] == '\'')) j++;
+                if (integer(new String(text, i, j - i, StandardCharsets.ISO_8859_1).replace("'", "")) == null) {
+                    return false;
+                }
+                i = j;
+            } else {
+                return false; // a name, a cast, a floating literal, a string, a macro
+            }
+        }
+        return true;
+    }
+
+    private static int indexOf(byte[] text, int from, int end, String what) {
+        outer:
+        for (int i = from; i + what.length() <= end; i++) {
+            for (int k = 0; k < what.length(); k++) {
+                if (text[i + k] != what.charAt(k)) continue outer;
+            }
+            return i;
+        }
+        return -1;
+    }
+}
