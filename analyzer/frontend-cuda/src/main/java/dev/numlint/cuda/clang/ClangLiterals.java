@@ -142,17 +142,51 @@ final class ClangLiterals {
             } else if (ch == '/' && i + 1 < end && text[i + 1] == '/') {
                 while (i < end && text[i] != '\n') i++;
             } else if (ch >= '0' && ch <= '9') {
-                int j = i;
-                while (j < end && (Character.isLetterOrDigit(text[j] & 0xff) || text[j] == '\'')) j++;
-                if (integer(new String(text, i, j - i, StandardCharsets.ISO_8859_1).replace("'", "")) == null) {
-                    return false;
-                }
-                i = j;
+                i = integerToken(text, i, end);
+                if (i < 0) return false;
             } else {
                 return false; // a name, a cast, a floating literal, a string, a macro
             }
         }
         return true;
+    }
+
+    /**
+     * The end of the integer literal that starts at {@code i} (a digit), or -1 where the token there is not one: hex
+     * digits after {@code 0x}, binary after {@code 0b}, decimal (or octal) digits otherwise, digit separators between
+     * digits, then a suffix of {@code u}, {@code l}, {@code ll}, {@code z} in either case, and nothing of a name or a
+     * floating form after it.
+     */
+    static int integerToken(byte[] text, int i, int end) {
+        int radix = 10;
+        if (text[i] == '0' && i + 1 < end && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
+            radix = 16;
+            i += 2;
+        } else if (text[i] == '0' && i + 1 < end && (text[i + 1] == 'b' || text[i + 1] == 'B')) {
+            radix = 2;
+            i += 2;
+        }
+        int digits = 0;
+        boolean octal = radix == 10 && text[i] == '0';
+        while (i < end) {
+            int ch = text[i] & 0xff;
+            int d = Character.digit(ch, radix);
+            if (d >= 0) {
+                if (octal && d > 7) return -1;
+                digits++;
+                i++;
+            } else if (ch == '\'' && digits > 0 && i + 1 < end && Character.digit(text[i + 1] & 0xff, radix) >= 0) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (digits == 0) return -1;
+        int s = i;
+        while (i < end && "uUlLzZ".indexOf(text[i] & 0xff) >= 0) i++;
+        if (i - s > 3 || i - s > 0 && !suffix(new String(text, s, i - s, StandardCharsets.ISO_8859_1))) return -1;
+        if (i < end && (Character.isLetterOrDigit(text[i] & 0xff) || text[i] == '_' || text[i] == '.')) return -1;
+        return i;
     }
 
     private static int indexOf(byte[] text, int from, int end, String what) {
