@@ -84,6 +84,30 @@ class UnitHeadersTest {
     }
 
     @Test
+    void sourcesAUnityBuildIncludesAreReadFromTheOneParseOfItsUnit(@TempDir Path dir) throws Exception {
+        // a unity build: main.c, the only compiled unit, includes the other sources (AGAL's main.cu includes 34 .cu
+        // files and VTK's headers); each included source was a parse of main.c of its own, 34 parses of ten seconds
+        Path src = Files.createDirectories(dir.resolve("src"));
+        StringBuilder main = new StringBuilder("#define SCALE2 2.0f\n");
+        List<String> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Files.writeString(
+                    src.resolve("part" + i + ".c"),
+                    "unsigned int part" + i + "(float x) { return (unsigned int)(x * SCALE2); }\n");
+            main.append("#include \"part").append(i).append(".c\"\n");
+            expected.add("part" + i + ".c:1 NL001 ERROR");
+        }
+        main.append("int main(void) { return (int)part0(1.0f); }\n");
+        Files.writeString(src.resolve("main.c"), main.toString());
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(s.stats().clangUnits.get()).isEqualTo(1);
+        assertThat(s.stats().clangFromUnits.get()).isEqualTo(4);
+        // each source's cast at its own line, once, with the unit's macro
+        assertThat(hits(s.result())).containsExactlyElementsOf(expected);
+    }
+
+    @Test
     void theHeadersCacheEntryFollowsItsUnitAndTheHeadersTheUnitReadsBeforeIt(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         // the header uses a type that only the unit's earlier include declares

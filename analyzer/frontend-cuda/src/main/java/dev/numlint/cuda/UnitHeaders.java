@@ -50,8 +50,10 @@ final class UnitHeaders {
         run.unitReads.put(unit, Set.copyOf(reads));
         for (Path h : reads) {
             boolean header = run.listed.contains(h) && SourceKinds.isHeader(h);
-            // a file compiled only through an include (.hcu, .inl, a .cu fragment) is read from the same parse
-            if (!header && !run.included.containsKey(h) || h.equals(unit)) continue;
+            // a file compiled only through an include (.hcu, .inl, a .cu fragment; a listed .cu that a unity build's
+            // main.cu includes with 33 others) is read from the same parse: one parse of the unit, not one per file
+            boolean viaInclude = !header && run.listed.contains(h) && IncludedSources.compiledThroughInclude(run, h);
+            if (!header && !viaInclude && !run.included.containsKey(h) || h.equals(unit)) continue;
             run.headerUnits.merge(h, unit, (a, b) -> before(run, a, b) ? a : b);
         }
     }
