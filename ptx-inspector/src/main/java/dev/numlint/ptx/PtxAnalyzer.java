@@ -287,6 +287,25 @@ public final class PtxAnalyzer implements Analyzer {
         return out;
     }
 
+    /**
+     * The compile notices of a unit the configured build does not compile (its compilation database lists the others):
+     * a header nvcc did not find is one its guessed flags miss, not a reason to pass {@code -p} (given already).
+     */
+    static List<Notification> notBuilt(List<Notification> notes) {
+        List<Notification> out = new java.util.ArrayList<>(notes.size());
+        for (Notification n : notes) {
+            String m = n.message();
+            if (n.id().equals("nvcc-failed") && m.endsWith(PtxCompiler.INCLUDE_ADVICE)) {
+                m = m.substring(0, m.length() - PtxCompiler.INCLUDE_ADVICE.length())
+                        + ": the configured build does not compile this file (not-compiled-units), so nvcc had its"
+                        + " directory's or guessed flags";
+                n = new Notification(n.file(), n.line(), n.level(), n.id(), m);
+            }
+            out.add(n);
+        }
+        return out;
+    }
+
     /** Set (to the architecture) when {@code --cuda-arch} was given: it then wins over the build's architecture. */
     public static final String CUDA_ARCH_SETTING = "cuda-arch";
 
@@ -319,11 +338,13 @@ public final class PtxAnalyzer implements Analyzer {
                             .incrementAndGet();
                 }
                 PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
-                r.notifications().forEach(sink::notify);
+                boolean notBuilt = bc.notCompiledReason() != null;
+                List<Notification> notes = notBuilt ? notBuilt(r.notifications()) : r.notifications();
+                notes.forEach(sink::notify);
                 if (r.noDeviceCode()) noDevice.incrementAndGet();
                 if (builtAsCuda) tally.builtAsCuda(!r.noDeviceCode());
                 if (!r.ok()) {
-                    if (!r.noDeviceCode()) tally.failed(f, r.notifications(), treeNames);
+                    if (!r.noDeviceCode()) tally.failed(f, notes, treeNames, notBuilt);
                     return;
                 }
                 tally.compiled();

@@ -21,6 +21,10 @@ final class PtxTally {
     static final String ID = "ptx-summary";
 
     enum Reason {
+        /** A .cu file the configured build does not compile (its flags are its directory's or guessed). */
+        NOT_BUILT(
+                "units the configured build does not compile (not-compiled-units), so nvcc had guessed flags",
+                "nothing for the build's own units; give the others' compile commands to compile them too"),
         HEADER_IN_TREE(
                 "header not found, though the scanned tree holds it",
                 "configure the project and pass -p build (its compile_commands.json), or --nvcc-flags \"-I<dir>\""),
@@ -112,8 +116,16 @@ final class PtxTally {
 
     /** A unit that did not compile, classified by its compile notices. */
     void failed(Path unit, List<Notification> notes, Set<String> treeNames) {
-        failed.put(unit, classify(notes, treeNames));
-        String h = missingHeader(notes);
+        failed(unit, notes, treeNames, false);
+    }
+
+    /**
+     * As {@link #failed(Path, List, Set)}; {@code notBuilt}: the configured build does not compile the unit, which is
+     * then its reason (its missing headers are no advice for the build's own units).
+     */
+    void failed(Path unit, List<Notification> notes, Set<String> treeNames, boolean notBuilt) {
+        failed.put(unit, notBuilt ? Reason.NOT_BUILT : classify(notes, treeNames));
+        String h = notBuilt ? null : missingHeader(notes);
         if (h != null) missing.put(unit, h);
     }
 

@@ -118,6 +118,10 @@ public final class PtxCompiler {
         return "compute_90";
     }
 
+    /** What an nvcc-failed notice for a header not found advises. */
+    public static final String INCLUDE_ADVICE =
+            ": give the build's include directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"";
+
     /** Like {@link #compile(Path, String, List, String, Function)} without flag origins. */
     public Result compile(Path cu, String arch, List<String> flagList, String displayName) {
         return compile(cu, arch, flagList, displayName, null);
@@ -308,8 +312,7 @@ public final class PtxCompiler {
                                     .append(p.line())
                                     .append(")");
                         }
-                        m.append(" was not found: give the build's include "
-                                + "directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"");
+                        m.append(" was not found").append(INCLUDE_ADVICE);
                     }
                     notes.add(new Notification(
                             displayName, firstLine(r.output(), src), Level.WARNING, "nvcc-failed", m.toString()));

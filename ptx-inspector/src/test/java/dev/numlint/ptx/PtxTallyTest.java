@@ -35,4 +35,32 @@ class PtxTallyTest {
                 .contains("missing headers: cublas_v2.h (3), util.h (1)")
                 .contains("next step: install the package that provides it");
     }
+
+    @Test
+    void unitsTheBuildDoesNotCompileAreNamedSoNotAdvisedToPassTheDatabase() {
+        // a unity build's database lists main.cu; six other .cu files it does not compile miss the headers only its
+        // -I gives: the summary says they are unbuilt, not "configure the project and pass -p build" (given already)
+        PtxTally t = new PtxTally();
+        t.compiled();
+        for (int i = 0; i < 6; i++) {
+            List<Notification> notes = PtxAnalyzer.notBuilt(List.of(new Notification(
+                    "k" + i + ".cu",
+                    0,
+                    Level.WARNING,
+                    "nvcc-failed",
+                    "nvcc -ptx failed (exit 1): k.cu:8:10: fatal error: structs.h: No such file or directory; header"
+                            + " #include \"structs.h\" (k.cu:8) was not found"
+                            + dev.numlint.toolchain.PtxCompiler.INCLUDE_ADVICE)));
+            assertThat(notes.get(0).message())
+                    .endsWith("was not found: the configured build does not compile this file (not-compiled-units),"
+                            + " so nvcc had its directory's or guessed flags");
+            t.failed(Path.of("k" + i + ".cu"), notes, Set.of("structs.h"), true);
+        }
+        String m = t.summary().message();
+        assertThat(m)
+                .startsWith("PTX layer: 1 of 7 .cu files compiled to PTX; 6 did not compile: units the configured build"
+                        + " does not compile (not-compiled-units), so nvcc had guessed flags (6)")
+                .doesNotContain("missing headers")
+                .contains("next step: nothing for the build's own units");
+    }
 }
