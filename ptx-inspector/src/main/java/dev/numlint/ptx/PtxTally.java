@@ -120,12 +120,15 @@ final class PtxTally {
     }
 
     /**
-     * As {@link #failed(Path, List, Set)}; {@code notBuilt}: the configured build does not compile the unit, which is
-     * then its reason (its missing headers are no advice for the build's own units).
+     * As {@link #failed(Path, List, Set)}; {@code notBuilt}: the configured build does not compile the unit. A header
+     * its guessed flags miss is then no advice for the build's own units: that reason becomes {@link Reason#NOT_BUILT}
+     * (a refused include outside the tree, a compile error, stay what they are).
      */
     void failed(Path unit, List<Notification> notes, Set<String> treeNames, boolean notBuilt) {
-        failed.put(unit, notBuilt ? Reason.NOT_BUILT : classify(notes, treeNames));
-        String h = notBuilt ? null : missingHeader(notes);
+        Reason r = classify(notes, treeNames);
+        if (notBuilt && (r == Reason.HEADER_IN_TREE || r == Reason.HEADER_ELSEWHERE)) r = Reason.NOT_BUILT;
+        failed.put(unit, r);
+        String h = r == Reason.NOT_BUILT ? null : missingHeader(notes);
         if (h != null) missing.put(unit, h);
     }
 

@@ -56,10 +56,17 @@ class PtxTallyTest {
                             + " so nvcc had its directory's or guessed flags");
             t.failed(Path.of("k" + i + ".cu"), notes, Set.of("structs.h"), true);
         }
+        // an unbuilt unit whose include outside the tree was refused stays counted as refused
+        t.failed(
+                Path.of("evil.cu"),
+                List.of(new Notification("evil.cu", 1, Level.WARNING, "include-blocked", "refused")),
+                Set.of(),
+                true);
         String m = t.summary().message();
         assertThat(m)
-                .startsWith("PTX layer: 1 of 7 .cu files compiled to PTX; 6 did not compile: units the configured build"
-                        + " does not compile (not-compiled-units), so nvcc had guessed flags (6)")
+                .startsWith("PTX layer: 1 of 8 .cu files compiled to PTX; 7 did not compile: units the configured build"
+                        + " does not compile (not-compiled-units), so nvcc had guessed flags (6), an include outside"
+                        + " the scanned tree was refused (1)")
                 .doesNotContain("missing headers")
                 .contains("next step: nothing for the build's own units");
     }
