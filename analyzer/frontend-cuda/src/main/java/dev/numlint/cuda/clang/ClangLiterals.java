@@ -45,12 +45,16 @@ final class ClangLiterals {
         }
     }
 
-    /** A C/C++ integer literal's value as libclang's evaluation widens it: the 64 bits, as a signed long, to double. */
+    /**
+     * A C/C++ integer literal's value as libclang's evaluation widens it: the 64 bits, as a signed long, to double. The
+     * literal's form is {@link #integerToken}'s, the one reading of it here.
+     */
     private static Double integer(String t) {
+        byte[] b = t.getBytes(StandardCharsets.ISO_8859_1);
+        if (b.length == 0 || b[0] < '0' || b[0] > '9' || integerToken(b, 0, b.length) != b.length) return null;
         int e = t.length();
-        while (e > 0 && "uUlLzZ".indexOf(t.charAt(e - 1)) >= 0) e--;
-        if (e == 0 || !suffix(t.substring(e))) return null;
-        String d = t.substring(0, e);
+        while ("uUlLzZ".indexOf(t.charAt(e - 1)) >= 0) e--; // the token has a digit before its suffix
+        String d = t.substring(0, e).replace("'", "");
         int radix = 10;
         if (d.length() > 2 && d.charAt(0) == '0' && (d.charAt(1) == 'x' || d.charAt(1) == 'X')) {
             radix = 16;
@@ -62,22 +66,12 @@ final class ClangLiterals {
             radix = 8;
             d = d.substring(1);
         }
-        if (!digits(d, radix)) return null;
         BigInteger v = new BigInteger(d, radix);
-        if (v.bitLength() > 64) return null;
-        return (double) v.longValue();
+        return v.bitLength() > 64 ? null : (double) v.longValue();
     }
 
     private static boolean suffix(String s) {
         return s.isEmpty() || s.matches("(?i)u|l|ll|ul|lu|ull|llu|z|uz|zu");
-    }
-
-    private static boolean digits(String d, int radix) {
-        if (d.isEmpty()) return false;
-        for (int i = 0; i < d.length(); i++) {
-            if (Character.digit(d.charAt(i), radix) < 0) return false;
-        }
-        return true;
     }
 
     /** A floating literal's value: {@code f}/{@code F} is a float's, no suffix a double's; any other form is asked. */
