@@ -15,6 +15,9 @@ import dev.numlint.rules.RuleCatalog;
  * long double the code provides on purpose (a specialisation of a template for long double, a long double function
  * whose floating parameters and result are all long double) or in a file the
  * analyzed configuration does not compile (it reaches an {@code #error}, as a header for another CPU does) is a note.
+ * A cast to long double in a function whose long double is already reported at an earlier line (a declaration, a
+ * parameter, its return type or an earlier cast) is a note pointing at that line: one warning per function that
+ * computes in long double, not one per operand it widens (session 38: one project's 34 casts in 14 functions).
  */
 @AutoService(CudaCheck.class)
 public final class ExtendedPrecision implements CudaCheck {
@@ -27,9 +30,12 @@ public final class ExtendedPrecision implements CudaCheck {
 
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
+        int earliest = Integer.MAX_VALUE; // the function's first reported long double, for the casts after it
         for (FunctionFacts.LongDouble l : facts.longDoubles) {
             if (!l.site().host()) continue;
             if (l.origin() != null && !out.firstInFile("NL005|" + l.origin())) continue;
+            int before = earliest;
+            earliest = Math.min(earliest, l.site().line());
             String what = what(l.what());
             String origin = l.origin();
             if (origin != null && (origin.startsWith("macro ") || origin.startsWith("typedef "))) {
@@ -46,6 +52,11 @@ public final class ExtendedPrecision implements CudaCheck {
                 // C++ requires long double of a floating literal operator's parameter: 1.5_x calls
                 // operator""_x(1.5L), at compile time where the operator is constexpr, and what it returns is its own
                 impact = Impact.bounded("the parameter C++ requires of a floating literal operator");
+            } else if (facts.function != null
+                    && l.what().startsWith("cast ")
+                    && before < l.site().line()) {
+                impact = Impact.bounded(
+                        "the function computes in long double already (line " + before + "): one warning per function");
             }
             out.report(
                     "NL005",
