@@ -18,7 +18,9 @@ import dev.numlint.rules.RuleCatalog;
  * <p>Every explicit cast it examines and does not report at the rule's level is a note that says why (so that the
  * report accounts for every cast a reviewer's grep finds): in range by construction, a constant in range, what limits
  * the operand (a clamp, the test it is reached through, an early {@code continue}), an operand of integers and
- * constants only, or a value proven non-negative converted to 32 or 64 bits.
+ * constants only, or a value proven non-negative converted to 32 or 64 bits. An implicit conversion is such a note
+ * only where a dominating test bounds a variable of it from below (the side that wraps); otherwise a guarded implicit
+ * conversion stays silent and the PTX layer's finding of its cvt, which sees no guard, stands.
  */
 @AutoService(CudaCheck.class)
 public final class UnguardedUnsignedCast implements CudaCheck {
@@ -64,7 +66,9 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 continue;
             }
             if (!unguarded(c, max + 1, 0)) {
-                if (c.explicit()) examined(facts, c, expr, max, out);
+                // an implicit conversion too where a test bounds a variable of it from below (the side that wraps):
+                // the PTX layer's finding of its cvt sees no guard; an upper bound alone leaves that finding standing
+                if (c.explicit() || c.fromBelow()) examined(facts, c, expr, max, out);
                 continue;
             }
             boolean nonNegative = c.nonNegative() || c.lo() > -1;

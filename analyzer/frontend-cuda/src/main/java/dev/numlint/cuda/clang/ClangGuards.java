@@ -31,6 +31,21 @@ final class ClangGuards {
         return of(unit, conv, op, fn, DEFINITIONS);
     }
 
+    /**
+     * Whether a test that dominates {@code op} proves one of its floating variables, members or elements not negative
+     * ({@code if (low > 0) b.x = floorf(low / res);}, {@code if (x < 0) continue; ... u = x;}; the branch taken, not
+     * the other: {@link ClangSignGuards}): the guard bounds the side on which a conversion to unsigned wraps.
+     */
+    static boolean fromBelow(ClangUnit unit, ClangNode op, ClangUnit.Function fn) {
+        if (op == null || fn == null) return false;
+        boolean[] found = new boolean[1];
+        op.forEach(x -> {
+            if (!found[0] && floating(x.canonKind) && Path.of(x) != null && ClangSignGuards.proves(unit, x, fn, true))
+                found[0] = true;
+        });
+        return found[0];
+    }
+
     /** How many definitions deep a guard is followed ({@code low = floorf(x)} after a test on {@code x}: one). */
     private static final int DEFINITIONS = 3;
 

@@ -481,7 +481,9 @@ public final class ClangSupplement {
                     narrower ? lo : c.lo(),
                     narrower ? hi : c.hi(),
                     c.explicit(),
-                    guarded ? k.guard() : null));
+                    guarded ? k.guard() : null,
+                    null,
+                    guarded && ClangGuards.fromBelow(unit, k.operand(), k.in())));
         }
     }
 
@@ -567,7 +569,8 @@ public final class ClangSupplement {
                             range[1],
                             c.explicit(),
                             guarded ? c.guard() : null,
-                            c.unseen()));
+                            c.unseen(),
+                            guarded && ClangGuards.fromBelow(unit, c.operand(), c.in())));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {
             // of unknown type (a template no instantiation in view decides): the hand-written facts' own in theirs

@@ -49,6 +49,9 @@ public final class FunctionFacts {
      * @param explicit    a cast in the source (not an implicit conversion)
      * @param guard       what limits the operand when {@code guarded}, for a message ("fminf()", "the test 'x < 0'
      *                    (line 9)", "the early 'continue' under 'x < 0.0f' (line 8)"), or null
+     * @param fromBelow   a test that dominates the conversion proves a variable of the operand not negative
+     *                    ({@code if (low > 0) b.x = floorf(low / res);}): the guard bounds the side where the
+     *                    conversion wraps, not only the other one ({@code if (x < 256)})
      */
     public record Conversion(
             Site site,
@@ -66,7 +69,46 @@ public final class FunctionFacts {
             double hi,
             boolean explicit,
             String guard,
-            String unseen) {
+            String unseen,
+            boolean fromBelow) {
+
+        /** A conversion of which no dominating test is known to bound a variable from below. */
+        public Conversion(
+                Site site,
+                String how,
+                String operand,
+                String from,
+                String to,
+                boolean unsigned,
+                int bytes,
+                Double constant,
+                boolean guarded,
+                boolean floatData,
+                boolean nonNegative,
+                double lo,
+                double hi,
+                boolean explicit,
+                String guard,
+                String unseen) {
+            this(
+                    site,
+                    how,
+                    operand,
+                    from,
+                    to,
+                    unsigned,
+                    bytes,
+                    constant,
+                    guarded,
+                    floatData,
+                    nonNegative,
+                    lo,
+                    hi,
+                    explicit,
+                    guard,
+                    unseen,
+                    false);
+        }
 
         /** A conversion to a known type ({@code unseen}: the template parameter converted to, whose instantiations are
          * not in view). */
