@@ -146,8 +146,10 @@ final class ClangSites {
                 });
                 ClangNode bare = strip(term);
                 boolean whole = bare != null
-                        && (integral(bare.canonKind) || bare.value != null && bare.value == Math.rint(bare.value))
-                        && !viaFma;
+                                && (integral(bare.canonKind)
+                                        || bare.value != null && bare.value == Math.rint(bare.value))
+                                && !viaFma
+                        || n.canonKind == CXType_Double && !viaFma && ClangDyadicTerms.exact(term, fn);
                 boolean tree = reads[0] && strip(lhs) != null && strip(lhs).kind == CXCursor_ArraySubscriptExpr;
                 // the terms a recurrence would read the accumulator through: an fma's two factors, else the term
                 List<ClangNode> terms = viaFma ? arguments(strip(term)).subList(0, 2) : List.of(term);

@@ -191,6 +191,13 @@ public final class ClangSupplement {
                 p.site().cancelling();
         }
         List<FunctionFacts.Accumulation> acc = facts.accumulations;
+        for (int i = 0; i < acc.size(); i++) {
+            // a double sum of powers of two (1.0 / m, m doubling): exact partial sums, as whole-number terms
+            FunctionFacts.Accumulation a = acc.get(i);
+            ClangSites.Sum sum = a.doublePrecision() && !a.wholeNumberTerm() ? sumAt(a) : null;
+            if (sum != null && !sum.viaFma() && ClangDyadicTerms.exact(sum.term(), sum.in()))
+                acc.set(i, with(a, a.outerLoopLine(), a.trip(), false, a.recurrence(), a.elementwise(), true));
+        }
         for (FunctionFacts.Accumulation a : acc)
             if (unit.neverNegative(a.site().line(), a.target())) a.site().storesNeverNegative(a.target());
         for (FunctionFacts.Contraction c : facts.contractions) {
@@ -339,6 +346,17 @@ public final class ClangSupplement {
             boolean rewritten,
             boolean recurrence,
             boolean elementwise) {
+        return with(a, outerLoopLine, trip, rewritten, recurrence, elementwise, a.wholeNumberTerm());
+    }
+
+    private static FunctionFacts.Accumulation with(
+            FunctionFacts.Accumulation a,
+            int outerLoopLine,
+            long trip,
+            boolean rewritten,
+            boolean recurrence,
+            boolean elementwise,
+            boolean whole) {
         return new FunctionFacts.Accumulation(
                 a.site(),
                 a.target(),
@@ -347,7 +365,7 @@ public final class ClangSupplement {
                 outerLoopLine,
                 trip,
                 a.compensated(),
-                a.wholeNumberTerm(),
+                whole,
                 a.treeReduction(),
                 elementwise,
                 a.varies(),

@@ -211,7 +211,8 @@ public final class FunctionFacts {
      * @param outerLoopLine     the line of the outermost loop that carries the sum
      * @param trip              product of the constant trip counts of the carrying loops, -1 when one is unknown
      * @param compensated       the accumulator takes part in a compensated (Kahan) sum
-     * @param wholeNumberTerm   the added term is an integer or a whole-number constant (exact partial sums)
+     * @param wholeNumberTerm   the added term is an integer or a whole-number constant, or a power of two added to a
+     *                          double ({@code 1.0 / m}, {@code m *= 2}): exact partial sums
      * @param treeReduction     an element updated from an element of the same array ({@code s[t] += s[t + k]})
      * @param elementwise       each element gets one term per outer iteration (an iterative solver's update)
      * @param varies            the added term can change from one iteration to the next
