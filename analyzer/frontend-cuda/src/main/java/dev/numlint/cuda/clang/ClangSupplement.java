@@ -482,8 +482,13 @@ public final class ClangSupplement {
                 String evidence = unit.storedEvidence(k.operand());
                 if (evidence != null) facts.storedValues.add(new FunctionFacts.StoredValue(c.site(), evidence));
             }
-            // both guarded: Clang's guard replaces the hand-written one where it says which sides clamps bound
-            if (!narrower && guarded == c.guarded() && !(guarded && ClangGuards.namesSides(k.guard()))) continue;
+            // both guarded: Clang's guard replaces the hand-written one where it says which sides clamps bound, or
+            // where a dominating test bounds the operand from below (the direction the hand-written guard lacks)
+            boolean fromBelow = guarded && ClangGuards.fromBelow(unit, k.operand(), k.in());
+            if (!narrower
+                    && guarded == c.guarded()
+                    && !(guarded && ClangGuards.namesSides(k.guard()))
+                    && fromBelow == c.fromBelow()) continue;
             it.set(new FunctionFacts.Conversion(
                     c.site(),
                     c.how(),
@@ -501,7 +506,7 @@ public final class ClangSupplement {
                     c.explicit(),
                     guarded ? k.guard() : null,
                     null,
-                    guarded && ClangGuards.fromBelow(unit, k.operand(), k.in())));
+                    fromBelow));
         }
     }
 
