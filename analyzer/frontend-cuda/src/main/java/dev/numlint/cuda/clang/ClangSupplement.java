@@ -226,7 +226,8 @@ public final class ClangSupplement {
                             moved ? c.trip() : a.trip(),
                             false,
                             a.recurrence(),
-                            perElement);
+                            perElement,
+                            a.wholeNumberTerm());
                     acc.set(i, a);
                     resetsApplied++;
                 }
@@ -235,7 +236,7 @@ public final class ClangSupplement {
                 // hand-written one either way
                 if (!perElement && c.stride() != null && !c.carrying().isEmpty()) {
                     if (a.outerLoopLine() != c.carrying().get(0)) {
-                        a = with(a, c.carrying().get(0), c.trip(), false, a.recurrence(), false);
+                        a = with(a, c.carrying().get(0), c.trip(), false, a.recurrence(), false, a.wholeNumberTerm());
                         acc.set(i, a);
                         resetsApplied++;
                     }
@@ -336,17 +337,7 @@ public final class ClangSupplement {
 
     private static FunctionFacts.Accumulation with(
             FunctionFacts.Accumulation a, int outerLoopLine, long trip, boolean rewritten, boolean recurrence) {
-        return with(a, outerLoopLine, trip, rewritten, recurrence, a.elementwise());
-    }
-
-    private static FunctionFacts.Accumulation with(
-            FunctionFacts.Accumulation a,
-            int outerLoopLine,
-            long trip,
-            boolean rewritten,
-            boolean recurrence,
-            boolean elementwise) {
-        return with(a, outerLoopLine, trip, rewritten, recurrence, elementwise, a.wholeNumberTerm());
+        return with(a, outerLoopLine, trip, rewritten, recurrence, a.elementwise(), a.wholeNumberTerm());
     }
 
     private static FunctionFacts.Accumulation with(

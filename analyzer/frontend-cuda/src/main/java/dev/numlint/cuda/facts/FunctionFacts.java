@@ -72,46 +72,8 @@ public final class FunctionFacts {
             String unseen,
             boolean fromBelow) {
 
-        /** A conversion of which no dominating test is known to bound a variable from below. */
-        public Conversion(
-                Site site,
-                String how,
-                String operand,
-                String from,
-                String to,
-                boolean unsigned,
-                int bytes,
-                Double constant,
-                boolean guarded,
-                boolean floatData,
-                boolean nonNegative,
-                double lo,
-                double hi,
-                boolean explicit,
-                String guard,
-                String unseen) {
-            this(
-                    site,
-                    how,
-                    operand,
-                    from,
-                    to,
-                    unsigned,
-                    bytes,
-                    constant,
-                    guarded,
-                    floatData,
-                    nonNegative,
-                    lo,
-                    hi,
-                    explicit,
-                    guard,
-                    unseen,
-                    false);
-        }
-
         /** A conversion to a known type ({@code unseen}: the template parameter converted to, whose instantiations are
-         * not in view). */
+         * not in view), no dominating test known to bound a variable of it from below. */
         public Conversion(
                 Site site,
                 String how,
@@ -144,7 +106,8 @@ public final class FunctionFacts {
                     hi,
                     explicit,
                     guard,
-                    null);
+                    null,
+                    false);
         }
 
         /** Whether the operand's interval truncates into {@code [min, max]} ({@link #within(double, double, double, double)}). */
