@@ -26,6 +26,16 @@ final class ClangSyntax {
                 || canonKind == CXType_Char_S;
     }
 
+    /** A pointer, array or member pointer: a conversion of it to an integer converts an address, not a value. */
+    static boolean address(int canonKind) {
+        return canonKind == CXType_Pointer
+                || canonKind == CXType_ConstantArray
+                || canonKind == CXType_IncompleteArray
+                || canonKind == CXType_VariableArray
+                || canonKind == CXType_DependentSizedArray
+                || canonKind == CXType_MemberPointer;
+    }
+
     static boolean unsignedKind(int k) {
         return k >= CXType_Char_U && k <= CXType_UInt128;
     }

@@ -475,9 +475,9 @@ public final class ClangUnit {
         if (s != null && floating(s.canonKind)) return s.canon;
         if (in == null || !ClangTemplates.pattern(in)) return null;
         // an operand of a resolved integer type (int(std::ceil(x)) in a template, an explicit conversion that is
-        // itself the floating one): an integer, whatever floating math it holds; the pattern's guesses are for
-        // dependent operands only
-        if (s != null && integral(s.canonKind)) return null;
+        // itself the floating one) or an address ((size_t) p of a T* p): no floating value, whatever floating math or
+        // pointee it has; the pattern's guesses are for dependent operands only
+        if (s != null && (integral(s.canonKind) || address(s.canonKind))) return null;
         String param = templateParam(s == null ? op : s);
         String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
         if (inst != null) return inst;
