@@ -22,7 +22,7 @@ final class ClangElementBases {
         ClangNode x = strip(b);
         if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
             return null;
-        ClangNode def = cx.onlyWrite(x.refUsr);
+        ClangNode def = cx.onlyWrite(x.refUsr, true);
         if (def == null || def.offset < 0 || def.offset >= cx.update.offset) return null;
         ClangNode value = def.kind == CXCursor_VarDecl
                 ? (def.children.isEmpty() ? null : def.children.get(def.children.size() - 1))
@@ -132,5 +132,33 @@ final class ClangElementBases {
             }
         }
         return false;
+    }
+
+    /**
+     * The object whose element {@code x} is when {@code x} is a call of an accessor that returns an element by
+     * reference, with its integer arguments added to {@code subscripts} (last first, as subscripts are collected):
+     * {@code v[i]} of a {@code std::vector} ({@code operator[]}), {@code g(j, i)} ({@code operator()}), {@code g.at(j,
+     * i)}, {@code m.coeffRef(i, j)}. Distinct argument tuples are taken as distinct elements, as distinct rows of
+     * {@code m[i][j]} are. {@code x} itself, with no subscript added, for any other expression.
+     */
+    static ClangNode accessed(ClangNode x, java.util.List<ClangNode> subscripts) {
+        if (x.kind != CXCursor_CallExpr) return x;
+        int first = x.spelling.equals("operator[]") || x.spelling.equals("operator()") ? 2 : 1;
+        ClangNode object = first == 2 && x.children.size() > 2
+                ? x.children.get(0)
+                : (x.spelling.equals("at") || x.spelling.equals("coeffRef"))
+                                && x.children.size() > 1
+                                && x.children.get(0).kind == CXCursor_MemberRefExpr
+                                && x.children.get(0).children.size() == 1
+                        ? x.children.get(0).children.get(0)
+                        : null;
+        if (object == null) return x;
+        java.util.List<ClangNode> args = new java.util.ArrayList<>();
+        for (int k = x.children.size() - 1; k >= first; k--) {
+            if (!integral(x.children.get(k).canonKind)) return x;
+            args.add(x.children.get(k));
+        }
+        subscripts.addAll(args);
+        return strip(object);
     }
 }

@@ -84,6 +84,8 @@ final class ClangElements {
             subscripts.add(x.children.get(1));
             x = strip(x.children.get(0));
         }
+        // an element through an accessor that returns it by reference (v[i], g.at(j, i), g(j, i))
+        if (subscripts.isEmpty() && x != null) x = ClangElementBases.accessed(x, subscripts);
         if (subscripts.isEmpty() || x == null) return out;
         Context cx = new Context(chain, update);
         String stepped = steppedBase(x, cx);
@@ -291,7 +293,7 @@ final class ClangElements {
             }
             if (at == null) return null;
             // a local assigned once inside the loops: its definition, read where the definition runs
-            ClangNode def = onlyWrite(usr);
+            ClangNode def = onlyWrite(usr, false);
             if (def == null || def.offset < 0 || def.offset >= at.offset) return null;
             ClangNode value = def.kind == CXCursor_VarDecl
                     ? (def.children.isEmpty() ? null : def.children.get(def.children.size() - 1))
@@ -405,13 +407,17 @@ final class ClangElements {
             return fn;
         }
 
-        /** The one write of the local {@code usr} inside the outermost loop (an assignment or its declaration), else null. */
-        ClangNode onlyWrite(String usr) {
+        /**
+         * The one write of the local {@code usr} inside the outermost loop (an assignment or its declaration), else
+         * null; {@code bareDeclarations}: whether a declaration without an initializer counts as a write ({@code int i; ... i = ix * n1 + iz;}: it does not where the use must be dominated by the
+         * assignment, as {@link #variable} requires).
+         */
+        ClangNode onlyWrite(String usr, boolean bareDeclarations) {
             ClangNode outer = chain.get(0);
             ClangNode[] found = new ClangNode[1];
             int[] count = new int[1];
             outer.forEach(n -> {
-                boolean decl = n.kind == CXCursor_VarDecl && usr.equals(n.usr);
+                boolean decl = n.kind == CXCursor_VarDecl && usr.equals(n.usr) && (bareDeclarations || initialized(n));
                 if (decl || ClangLoops.writes(n, usr)) {
                     count[0]++;
                     found[0] = n;
@@ -419,6 +425,13 @@ final class ClangElements {
                 if (n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && aliases(n)) count[0] += 2;
             });
             return count[0] == 1 ? found[0] : null;
+        }
+
+        /** Whether a variable's declaration has an initializer (an expression after its type's references). */
+        private static boolean initialized(ClangNode decl) {
+            if (decl.children.isEmpty()) return false;
+            int k = decl.children.get(decl.children.size() - 1).kind;
+            return k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr;
         }
 
         /**

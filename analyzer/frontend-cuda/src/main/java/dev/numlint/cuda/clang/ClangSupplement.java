@@ -210,7 +210,8 @@ public final class ClangSupplement {
             if (a.rewritten()) continue;
             ClangLoops.Carried c = unit.carriedBy(a.site().line(), a.site().column(), a.target());
             if (c == null) continue;
-            ClangSites.Sum sum = a.target().contains("[") ? sumAt(a) : null;
+            // an element: a subscript, or an accessor's call (g.at(j, i), g(j, i))
+            ClangSites.Sum sum = a.target().contains("[") || a.target().contains("(") ? sumAt(a) : null;
             if (sum != null) {
                 // an element: the loops that move it to another element in every iteration carry nothing (Clang's
                 // def-use of the subscript, ClangElements); the sum falls back to a loop around them that does not
