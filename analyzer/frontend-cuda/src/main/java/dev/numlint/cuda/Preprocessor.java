@@ -399,7 +399,7 @@ final class Preprocessor {
                 if (j >= toks.size()) return null;
                 String id = toks.get(j).getText();
                 if (paren) j++;
-                i = j - (paren ? 0 : 1);
+                i = j; // past the name (defined X) or its closing parenthesis (defined(X))
                 if (undecidable(id) && !undefinedPredefined.contains(id))
                     pre.add(new PToken(CudaLexer.IDENTIFIER, "__undecidable__", 0, 0, Set.of(), null));
                 else pre.add(new PToken(CudaLexer.INTEGER_LITERAL, isDefined(id) ? "1" : "0", 0, 0, Set.of(), null));
