@@ -232,6 +232,8 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         String expr = quoted(c);
         // the destination is the template parameter (Out(rint(x))), or the operand is (uint16_t(e / step) of an R e)
         boolean destination = c.unseen().equals(c.to());
+        // an operand of a type that depends on the parameter through another template: not resolved in the pattern
+        boolean dependent = !destination && !c.from().equals(c.unseen());
         String msg = c.guarded()
                 ? RuleCatalog.get()
                         .rule("NL001")
@@ -242,10 +244,19 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                                 .message("cuda-template-unseen", "expr", expr, "from", c.from(), "param", c.unseen())
                         : RuleCatalog.get()
                                 .rule("NL001")
-                                .message("cuda-operand-unseen", "expr", expr, "param", c.unseen(), "to", c.to());
+                                .message(
+                                        dependent ? "cuda-operand-dependent" : "cuda-operand-unseen",
+                                        "expr",
+                                        expr,
+                                        "param",
+                                        c.unseen(),
+                                        "to",
+                                        c.to());
         Impact impact = destination
                 ? Impact.bounded("converted to " + c.unseen() + ", whose instantiations are not in view")
-                : Impact.bounded("converted from " + c.unseen() + ", whose instantiations are not in view");
+                : dependent
+                        ? Impact.bounded("converted from " + c.from() + ", not resolved in the template")
+                        : Impact.bounded("converted from " + c.unseen() + ", whose instantiations are not in view");
         out.report("NL001", facts.function, c.site(), msg, Confidence.MEDIUM, impact, null);
     }
 

@@ -82,7 +82,11 @@ final class ClangTemplates {
         if (op == null || !pattern(fn) || ClangSyntax.folded(op) != null) return;
         ClangNode s = strip(op);
         String param = ClangUnit.templateParam(s == null ? op : s);
-        if (param == null || instantiatedWith(fn, param, false) != null) return;
+        // an operand whose type Clang leaves dependent through another template (m.cell[1] * m.n of a Meta<T> m with
+        // std::vector<T> cell): not resolved in the pattern, whatever the instantiations; a note that names T
+        String through = param == null ? dependentOn(s == null ? op : s) : null;
+        if (through == null && (param == null || instantiatedWith(fn, param, false) != null)) return;
+        if (through != null) param = through;
         String name = parameterName(fn, param);
         String how =
                 switch (n.kind) {
@@ -91,8 +95,27 @@ final class ClangTemplates {
                     default -> n.type;
                 };
         String guard = ClangGuards.of(unit, n, op, fn);
+        String from = through == null ? name : "a value of a type that depends on " + name;
         out.add(new ClangUnit.Conversion(
-                n, op, how, name, n.canon, true, bytes(n.canonKind), true, guard != null, guard, true, fn, name));
+                n, op, how, from, n.canon, true, bytes(n.canonKind), true, guard != null, guard, true, fn, name));
+    }
+
+    /**
+     * The template parameter ("type-parameter-D-K") that a dependent operand's type comes from through another
+     * template (a member of a {@code Meta<T>}, an element of a {@code std::vector<T>}): its own type neither
+     * floating, integral nor an address, and a node in it of a type that names the parameter; null otherwise.
+     */
+    private static String dependentOn(ClangNode op) {
+        if (op == null || floating(op.canonKind) || integral(op.canonKind) || address(op.canonKind)) return null;
+        if (op.canonKind != CXType_Unexposed && op.canonKind != CXType_Dependent) return null;
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("type-parameter-\\d+-\\d+");
+        String[] found = new String[1];
+        op.forEach(n -> {
+            if (found[0] != null || n.canon == null) return;
+            java.util.regex.Matcher m = p.matcher(n.canon);
+            if (m.find()) found[0] = m.group();
+        });
+        return found[0];
     }
 
     /**
