@@ -40,10 +40,19 @@ final class ClangGuards {
         if (op == null || fn == null) return false;
         boolean[] found = new boolean[1];
         op.forEach(x -> {
-            if (!found[0] && floating(x.canonKind) && Path.of(x) != null && ClangSignGuards.proves(unit, x, fn, true))
+            if (!found[0] && valued(x) && Path.of(x) != null && ClangSignGuards.proves(unit, x, fn, true))
                 found[0] = true;
         });
         return found[0];
+    }
+
+    /**
+     * Whether {@code x} holds a floating value: of a floating type, or of a template parameter's type in the pattern
+     * ({@code T value} of a template whose floating instantiations made its conversion one: {@code value >= 0 ?
+     * int(value + 0.5) : ...} is as limited as with {@code float value}).
+     */
+    private static boolean valued(ClangNode x) {
+        return floating(x.canonKind) || x.canon != null && x.canon.matches("(const )?type-parameter-\\d+-\\d+");
     }
 
     /** How many definitions deep a guard is followed ({@code low = floorf(x)} after a test on {@code x}: one). */
@@ -52,7 +61,7 @@ final class ClangGuards {
     private static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn, int depth) {
         Map<String, Path> paths = new HashMap<>();
         op.forEach(x -> {
-            if (!floating(x.canonKind)) return;
+            if (!valued(x)) return;
             Path v = Path.of(x);
             if (v != null) paths.putIfAbsent(v.key, v);
         });
