@@ -409,8 +409,9 @@ final class ClangElements {
 
         /**
          * The one write of the local {@code usr} inside the outermost loop (an assignment or its declaration), else
-         * null; {@code bareDeclarations}: whether a declaration without an initializer counts as a write ({@code int i; ... i = ix * n1 + iz;}: it does not where the use must be dominated by the
-         * assignment, as {@link #variable} requires).
+         * null. {@code bareDeclarations}: whether a declaration without an initializer counts as a write; it does
+         * not where the use must be dominated by the assignment ({@code int i; ... i = ix * n1 + iz;}, as
+         * {@link #variable} requires).
          */
         ClangNode onlyWrite(String usr, boolean bareDeclarations) {
             ClangNode outer = chain.get(0);

@@ -28,12 +28,7 @@ final class ClangSyntax {
 
     /** A pointer, array or member pointer: a conversion of it to an integer converts an address, not a value. */
     static boolean address(int canonKind) {
-        return canonKind == CXType_Pointer
-                || canonKind == CXType_ConstantArray
-                || canonKind == CXType_IncompleteArray
-                || canonKind == CXType_VariableArray
-                || canonKind == CXType_DependentSizedArray
-                || canonKind == CXType_MemberPointer;
+        return canonKind == CXType_Pointer || canonKind == CXType_MemberPointer || ClangElements.array(canonKind);
     }
 
     static boolean unsignedKind(int k) {

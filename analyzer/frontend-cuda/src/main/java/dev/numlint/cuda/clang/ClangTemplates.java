@@ -100,19 +100,21 @@ final class ClangTemplates {
                 n, op, how, from, n.canon, true, bytes(n.canonKind), true, guard != null, guard, true, fn, name));
     }
 
+    /** A template parameter's canonical name in a type's spelling ("type-parameter-0-1"). */
+    private static final java.util.regex.Pattern TYPE_PARAMETER =
+            java.util.regex.Pattern.compile("type-parameter-\\d+-\\d+");
+
     /**
      * The template parameter ("type-parameter-D-K") that a dependent operand's type comes from through another
-     * template (a member of a {@code Meta<T>}, an element of a {@code std::vector<T>}): its own type neither
-     * floating, integral nor an address, and a node in it of a type that names the parameter; null otherwise.
+     * template (a member of a {@code Meta<T>}, an element of a {@code std::vector<T>}): its own type left dependent
+     * (unexposed), and a node in it of a type that names the parameter; null otherwise.
      */
     private static String dependentOn(ClangNode op) {
-        if (op == null || floating(op.canonKind) || integral(op.canonKind) || address(op.canonKind)) return null;
-        if (op.canonKind != CXType_Unexposed && op.canonKind != CXType_Dependent) return null;
-        java.util.regex.Pattern p = java.util.regex.Pattern.compile("type-parameter-\\d+-\\d+");
+        if (op == null || op.canonKind != CXType_Unexposed && op.canonKind != CXType_Dependent) return null;
         String[] found = new String[1];
         op.forEach(n -> {
             if (found[0] != null || n.canon == null) return;
-            java.util.regex.Matcher m = p.matcher(n.canon);
+            java.util.regex.Matcher m = TYPE_PARAMETER.matcher(n.canon);
             if (m.find()) found[0] = m.group();
         });
         return found[0];
