@@ -513,6 +513,13 @@ public record Identity(
          * would hold as well or whose difference decides nothing): where the code runs as one thread only, the cost
          * is nothing, and the front end's review makes it a note.
          */
-        COST
+        COST,
+        /**
+         * The finding's level rests on how host code differs from a float computation of the same expression on a
+         * GPU (host code that evaluates in double what a GPU port would compute in float, the double result the more
+         * accurate): where the scan holds no device code there is no such computation to differ from, and the front
+         * end's review makes it a note.
+         */
+        PORT
     }
 }

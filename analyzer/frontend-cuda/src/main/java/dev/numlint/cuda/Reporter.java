@@ -208,6 +208,11 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void reportPortOnly(String rule, String function, Site at, String message, Confidence conf, Impact impact) {
+        report(rule, function, at, message, conf, impact, null, "portOnly", null);
+    }
+
+    @Override
     public void reportWithoutCancellation(
             NoCancellation why,
             String rule,
@@ -280,7 +285,9 @@ final class Reporter implements CudaReport {
                                                         ? Identity.Judgement.IN_DOUBLE
                                                         : "costOnly".equals(property)
                                                                 ? Identity.Judgement.COST
-                                                                : null));
+                                                                : "portOnly".equals(property)
+                                                                        ? Identity.Judgement.PORT
+                                                                        : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());

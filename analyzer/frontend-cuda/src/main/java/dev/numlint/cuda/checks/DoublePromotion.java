@@ -78,6 +78,10 @@ public final class DoublePromotion implements CudaCheck {
             if (p.site().device() && costOnly(p, out)) {
                 // the warning is the GPU's FP64 throughput: a kernel launched only as one thread makes it a note
                 out.reportCostOnly("NL008", facts.function, p.site(), msg, confidence);
+            } else if (!p.site().device() && !p.site().cancels()) {
+                // host code: what differs is a float computation on a GPU; with no device code in the scan there is
+                // none, and the double result is the more accurate one (HostOnlyScans makes it a note)
+                out.reportPortOnly("NL008", facts.function, p.site(), msg, confidence, impact);
             } else {
                 out.report("NL008", facts.function, p.site(), msg, confidence, impact, null);
             }

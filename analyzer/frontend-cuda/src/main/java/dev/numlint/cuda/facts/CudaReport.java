@@ -88,6 +88,13 @@ public interface CudaReport {
      */
     void reportCostOnly(String ruleId, String function, Site at, String message, Confidence confidence);
 
+    /**
+     * Reports a finding of host code whose level rests on its difference from a float computation on a GPU ({@link
+     * dev.numlint.model.Identity.Judgement#PORT}, property {@code portOnly}): where the scan holds no device code the
+     * front end's review makes it a note.
+     */
+    void reportPortOnly(String ruleId, String function, Site at, String message, Confidence confidence, Impact impact);
+
     /** Why a difference of products is judged without cancellation ({@link #reportWithoutCancellation}). */
     enum NoCancellation {
         /** One component of a complex product or a 2-D rotation: no loss of the pair's accuracy. */

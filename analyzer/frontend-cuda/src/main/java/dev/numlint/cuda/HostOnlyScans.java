@@ -1,0 +1,73 @@
+package dev.numlint.cuda;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.DeclaredFunction;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
+import dev.numlint.model.KernelLaunch;
+import dev.numlint.model.Level;
+import dev.numlint.rules.Quote;
+import dev.numlint.rules.RuleCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Findings of host code whose level rests on a difference from a float computation on a GPU ({@link
+ * Identity.Judgement#PORT}: host code that evaluates in double what a GPU port would compute in float) in a scan that
+ * holds no device code: no file of it is CUDA ({@code .cu}, {@code .cuh}, or compiled with {@code -x cu}), and no
+ * kernel is launched or loaded in it. There the double result is the more accurate one and nothing computes it in
+ * float to differ from: the finding is a note that says so ("consequence over existence"). Measured on unseen C code
+ * (sessions 36 to 38): none of the host promotions sampled at warning level was actionable.
+ *
+ * <p>When a C, C++ or CUDA file of the scan could not be analyzed, device code could hide in it: nothing changes.
+ */
+final class HostOnlyScans {
+    private HostOnlyScans() {}
+
+    /**
+     * {@code findings} with the port-only findings as notes when the scan holds no device code; {@code unread}: whether
+     * a C, C++ or CUDA file of the scan could not be analyzed (then nothing changes).
+     */
+    static List<Finding> review(
+            List<Finding> findings,
+            Map<String, BuildContext> contexts,
+            List<DeclaredFunction> functions,
+            List<KernelLaunch> launches,
+            boolean unread) {
+        if (unread || !launches.isEmpty()) return findings;
+        if (functions.stream().anyMatch(f -> cuda(f.file()))) return findings;
+        for (Map.Entry<String, BuildContext> e : contexts.entrySet()) {
+            if (cuda(e.getKey()) || e.getValue().compiledAsCuda()) return findings;
+        }
+        if (findings.stream().anyMatch(f -> cuda(f.location().file()))) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            out.add(f.level() != Level.NOTE && f.identity().judgement() == Identity.Judgement.PORT ? note(f) : f);
+        }
+        return out;
+    }
+
+    /** A CUDA file by its name (the layers' own: {@code .cu}, {@code .cuh}, and the PTX nvcc emits). */
+    private static boolean cuda(String file) {
+        if (file == null) return false;
+        String n = file.toLowerCase(Locale.ROOT);
+        return n.endsWith(".cu") || n.endsWith(".cuh") || n.endsWith(".ptx");
+    }
+
+    private static Finding note(Finding f) {
+        String stated = RuleCatalog.get().phrase("host-only-scan", "message", f.message());
+        if (stated.length() > Quote.MESSAGE) {
+            // the reason stays whole: the finding's own message gives up the room
+            String remark = RuleCatalog.get().phrase("host-only-scan", "message", "");
+            stated = RuleCatalog.get()
+                    .phrase("host-only-scan", "message", Quote.fit(f.message(), Quote.MESSAGE - remark.length()));
+        }
+        return f.toBuilder()
+                .level(Level.NOTE)
+                .message(stated)
+                .property("hostOnlyScan", true)
+                .build();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.numlint.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.DeclaredFunction;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
+import dev.numlint.model.KernelLaunch;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Location;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link HostOnlyScans}: which scans hold device code, and what a port-only finding becomes without it. */
+class HostOnlyScansTest {
+    private static Finding finding(String file, Identity.Judgement judgement, Level level) {
+        return Finding.builder("NL008")
+                .level(level)
+                .location(new Location(file, 3, 1, 3, 10))
+                .message("'x * 0.5 + y' is computed in double")
+                .layer(Layer.CUDA_SOURCE)
+                .function("f")
+                .identity(Identity.NONE.withJudgement(judgement))
+                .build();
+    }
+
+    private static final DeclaredFunction HOST = new DeclaredFunction("trace.c", "f", "float");
+
+    @Test
+    void aPortOnlyWarningOfAHostOnlyScanIsANoteThatSaysWhy() {
+        List<Finding> out = HostOnlyScans.review(
+                List.of(finding("trace.c", Identity.Judgement.PORT, Level.WARNING)),
+                Map.of("trace.c", new BuildContext()),
+                List.of(HOST),
+                List.of(),
+                false);
+        assertEquals(Level.NOTE, out.get(0).level());
+        assertTrue(
+                out.get(0).message().endsWith("no device code in the scan computes it in float"),
+                out.get(0).message());
+        assertEquals(true, out.get(0).properties().get("hostOnlyScan"));
+    }
+
+    @Test
+    void otherJudgementsAndNotesAreLeftAlone() {
+        List<Finding> in = List.of(
+                finding("trace.c", null, Level.WARNING), finding("trace.c", Identity.Judgement.PORT, Level.NOTE));
+        assertEquals(in, HostOnlyScans.review(in, Map.of(), List.of(HOST), List.of(), false));
+    }
+
+    @Test
+    void deviceCodeAnywhereOrAnUnreadFileKeepsTheWarning() {
+        List<Finding> in = List.of(finding("trace.c", Identity.Judgement.PORT, Level.WARNING));
+        // a CUDA file's function, a kernel launch (JCuda or <<<>>>), a unit compiled with -x cu, a file not analyzed
+        assertEquals(
+                in,
+                HostOnlyScans.review(
+                        in, Map.of(), List.of(HOST, new DeclaredFunction("k/step.CU", "k", null)), List.of(), false));
+        assertEquals(
+                in,
+                HostOnlyScans.review(
+                        in,
+                        Map.of(),
+                        List.of(HOST),
+                        List.of(new KernelLaunch("Main.java", 9, "k", null, false)),
+                        false));
+        assertEquals(
+                in,
+                HostOnlyScans.review(
+                        in,
+                        Map.of("main.cpp", new BuildContext().compiledAsCuda(true)),
+                        List.of(HOST),
+                        List.of(),
+                        false));
+        assertEquals(
+                in,
+                HostOnlyScans.review(in, Map.of("kernels.cuh", new BuildContext()), List.of(HOST), List.of(), false));
+        assertEquals(in, HostOnlyScans.review(in, Map.of(), List.of(HOST), List.of(), true));
+    }
+}
