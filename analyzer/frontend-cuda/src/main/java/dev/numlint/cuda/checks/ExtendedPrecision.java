@@ -17,7 +17,9 @@ import dev.numlint.rules.RuleCatalog;
  * analyzed configuration does not compile (it reaches an {@code #error}, as a header for another CPU does) is a note.
  * A cast to long double in a function whose long double is already reported at an earlier line (a declaration, a
  * parameter, its return type or an earlier cast) is a note pointing at that line: one warning per function that
- * computes in long double, not one per operand it widens (session 38: one project's 34 casts in 14 functions).
+ * computes in long double, not one per operand it widens (session 38: one project's 34 casts in 14 functions). In a
+ * routine whose double twin the tree declares, the project's long double variant of it, every long double is a note
+ * ({@link #review}).
  */
 @AutoService(CudaCheck.class)
 public final class ExtendedPrecision implements CudaCheck {
@@ -69,6 +71,50 @@ public final class ExtendedPrecision implements CudaCheck {
                     impact,
                     null);
         }
+    }
+
+    /**
+     * A long double in a routine whose double twin the scanned tree declares ({@link PrecisionFamily#extendedTwin}:
+     * {@code lnaive_jacobi_moments} beside {@code naive_jacobi_moments}, {@code expl} beside {@code exp}) is the
+     * extended variant the project offers on purpose: a note that names the twin (session 39: eight of eight such
+     * warnings sampled in one quantum-chemistry library were its deliberate long double variants).
+     */
+    @Override
+    public java.util.List<dev.numlint.model.Finding> review(
+            java.util.List<dev.numlint.model.Finding> findings,
+            java.util.List<dev.numlint.model.DeclaredFunction> functions) {
+        PrecisionFamily family = null;
+        java.util.List<dev.numlint.model.Finding> out = new java.util.ArrayList<>(findings.size());
+        for (dev.numlint.model.Finding f : findings) {
+            if (!ruleId().equals(f.ruleId())
+                    || f.layer() != dev.numlint.model.Layer.CUDA_SOURCE
+                    || f.function() == null
+                    || !f.level().atLeast(dev.numlint.model.Level.WARNING)) {
+                out.add(f);
+                continue;
+            }
+            if (family == null) family = new PrecisionFamily(functions);
+            String twin = family.extendedTwin(f.function());
+            if (twin == null) {
+                out.add(f);
+                continue;
+            }
+            String tw = Quote.shorten(twin, Quote.EXPRESSION);
+            String remark = RuleCatalog.get().phrase("long-double-variant", "message", "", "twin", tw);
+            String message = RuleCatalog.get()
+                    .phrase(
+                            "long-double-variant",
+                            "message",
+                            Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
+                            "twin",
+                            tw);
+            out.add(f.toBuilder()
+                    .level(dev.numlint.model.Level.NOTE)
+                    .message(message)
+                    .property("precisionFamily", twin)
+                    .build());
+        }
+        return out;
     }
 
     /** "'x'" as it is; a cast "cast (long double)expr" quoted and shortened like every expression. */

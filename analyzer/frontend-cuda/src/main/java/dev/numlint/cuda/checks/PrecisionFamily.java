@@ -70,6 +70,42 @@ public final class PrecisionFamily {
         return null;
     }
 
+    /**
+     * The double twin of {@code function}, a long double routine by its name (NL005's review), that the tree declares,
+     * or null: the name with a leading or trailing {@code l} dropped, the rest at least 3 characters and starting with
+     * a letter ({@code lnaive_jacobi_moments}/{@code naive_jacobi_moments}, the C library's {@code expl}/{@code exp}),
+     * or one name token spelled the double way: {@code ld} as {@code d} or dropped, {@code ldouble} and
+     * {@code longdouble} as {@code double}, {@code f80}/{@code fp80} as {@code f64}/{@code fp64}.
+     */
+    public String extendedTwin(String function) {
+        String name = simpleName(function);
+        if (name == null) return null;
+        List<String> out = new ArrayList<>();
+        if (name.length() > 3 && name.charAt(0) == 'l' && Character.isLetter(name.charAt(1)))
+            out.add(name.substring(1));
+        if (name.length() > 3 && name.endsWith("l")) out.add(name.substring(0, name.length() - 1));
+        for (int[] t : tokens(name)) {
+            String token = name.substring(t[0], t[1]);
+            String head = name.substring(0, t[0]);
+            String tail = name.substring(t[1]);
+            String twin = EXTENDED_TOKENS.get(token);
+            if (twin != null) out.add(head + twin + tail);
+            if (token.equals("ld") || token.equals("LD")) {
+                // dropped with the separator before it (moments_ld/moments) or after it (ld_moments/moments)
+                if (head.endsWith("_")) out.add(head.substring(0, head.length() - 1) + tail);
+                else if (tail.startsWith("_")) out.add(head + tail.substring(1));
+            }
+        }
+        for (String candidate : out) {
+            if (!candidate.equals(name) && computesInDouble(candidate)) return candidate;
+        }
+        return null;
+    }
+
+    /** Whole-token spellings: long double to double. */
+    private static final Map<String, String> EXTENDED_TOKENS =
+            Map.of("ld", "d", "LD", "D", "ldouble", "double", "longdouble", "double", "f80", "f64", "fp80", "fp64");
+
     /** Whether the tree declares {@code name} and no declaration of it shows a floating type other than double. */
     private boolean computesInDouble(String name) {
         Set<String> types = declared.get(name);
