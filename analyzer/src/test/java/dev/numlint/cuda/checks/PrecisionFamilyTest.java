@@ -63,4 +63,25 @@ class PrecisionFamilyTest {
                 "dnrm_ref", family("dnrm_ref", "float", "dnrm_ref", "double").twin("snrm_ref"));
         assertNull(family("ddot", "double").twin("ddot"));
     }
+
+    @Test
+    void aLongDoubleRoutinesDoubleTwinByItsLOrItsToken() {
+        PrecisionFamily f = family(
+                "naive_jacobi_moments", "double",
+                "exp_scaled", "double",
+                "moments", "double",
+                "dot_f64", "double",
+                "sum_double", null,
+                "lerp", "float");
+        assertEquals("naive_jacobi_moments", f.extendedTwin("lnaive_jacobi_moments"));
+        assertEquals("exp_scaled", f.extendedTwin("exp_scaledl"));
+        assertEquals("moments", f.extendedTwin("moments_ld"));
+        assertEquals("moments", f.extendedTwin("ld_moments"));
+        assertEquals("dot_f64", f.extendedTwin("dot_f80"));
+        assertEquals("sum_double", f.extendedTwin("sum_ldouble"));
+        // no twin declared, a float twin, or too short a rest
+        assertNull(f.extendedTwin("lsolve"));
+        assertNull(f.extendedTwin("llerp"));
+        assertNull(family("ab", "double").extendedTwin("lab"));
+    }
 }
