@@ -13,6 +13,7 @@ import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** {@link HostOnlyScans}: which scans hold device code, and what a port-only finding becomes without it. */
@@ -37,7 +38,7 @@ class HostOnlyScansTest {
                 Map.of("trace.c", new BuildContext()),
                 List.of(HOST),
                 List.of(),
-                false);
+                Set.of());
         assertEquals(Level.NOTE, out.get(0).level());
         assertTrue(
                 out.get(0).message().endsWith("no device code in the scan computes it in float"),
@@ -49,17 +50,22 @@ class HostOnlyScansTest {
     void otherJudgementsAndNotesAreLeftAlone() {
         List<Finding> in = List.of(
                 finding("trace.c", null, Level.WARNING), finding("trace.c", Identity.Judgement.PORT, Level.NOTE));
-        assertEquals(in, HostOnlyScans.review(in, Map.of(), List.of(HOST), List.of(), false));
+        assertEquals(in, HostOnlyScans.review(in, Map.of(), List.of(HOST), List.of(), Set.of()));
     }
 
     @Test
     void deviceCodeAnywhereOrAnUnreadFileKeepsTheWarning() {
         List<Finding> in = List.of(finding("trace.c", Identity.Judgement.PORT, Level.WARNING));
-        // a CUDA file's function, a kernel launch (JCuda or <<<>>>), a unit compiled with -x cu, a file not analyzed
+        // a CUDA file's function, a launch (JCuda or <<<>>>), -x cu, a .cuh, a CUDA file not analyzed, a __device__
+        // function of a header, a -x cu unit not analyzed
         assertEquals(
                 in,
                 HostOnlyScans.review(
-                        in, Map.of(), List.of(HOST, new DeclaredFunction("k/step.CU", "k", null)), List.of(), false));
+                        in,
+                        Map.of(),
+                        List.of(HOST, new DeclaredFunction("k/step.CU", "k", null)),
+                        List.of(),
+                        Set.of()));
         assertEquals(
                 in,
                 HostOnlyScans.review(
@@ -67,7 +73,7 @@ class HostOnlyScansTest {
                         Map.of(),
                         List.of(HOST),
                         List.of(new KernelLaunch("Main.java", 9, "k", null, false)),
-                        false));
+                        Set.of()));
         assertEquals(
                 in,
                 HostOnlyScans.review(
@@ -75,10 +81,36 @@ class HostOnlyScansTest {
                         Map.of("main.cpp", new BuildContext().compiledAsCuda(true)),
                         List.of(HOST),
                         List.of(),
-                        false));
+                        Set.of()));
         assertEquals(
                 in,
-                HostOnlyScans.review(in, Map.of("kernels.cuh", new BuildContext()), List.of(HOST), List.of(), false));
-        assertEquals(in, HostOnlyScans.review(in, Map.of(), List.of(HOST), List.of(), true));
+                HostOnlyScans.review(
+                        in, Map.of("kernels.cuh", new BuildContext()), List.of(HOST), List.of(), Set.of()));
+        assertEquals(in, HostOnlyScans.review(in, Map.of(), List.of(HOST), List.of(), Set.of("gpu/solver.cu")));
+        assertEquals(
+                in,
+                HostOnlyScans.review(
+                        in,
+                        Map.of(),
+                        List.of(HOST, new DeclaredFunction("vec.h", "dot", "float", true)),
+                        List.of(),
+                        Set.of()));
+        assertEquals(
+                in,
+                HostOnlyScans.review(
+                        in,
+                        Map.of("step.cpp", new BuildContext().compiledAsCuda(true)),
+                        List.of(HOST),
+                        List.of(),
+                        Set.of("step.cpp")));
+    }
+
+    @Test
+    void aCFileOrHeaderLeftOutCannotHoldDeviceCode() {
+        // a header or a C file becomes device code only inside a CUDA unit, which the scan would have seen
+        List<Finding> in = List.of(finding("trace.c", Identity.Judgement.PORT, Level.WARNING));
+        List<Finding> out =
+                HostOnlyScans.review(in, Map.of(), List.of(HOST), List.of(), Set.of("utils/par.h", "utils/getpars.c"));
+        assertEquals(Level.NOTE, out.get(0).level());
     }
 }

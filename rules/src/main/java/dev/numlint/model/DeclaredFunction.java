@@ -10,5 +10,12 @@ package dev.numlint.model;
  * @param floating the floating type it computes in as its signature shows it: its first floating parameter's type
  *                 (the element type of a pointer or array), else its floating return type ({@code float},
  *                 {@code double}, {@code half}, ...); null when its signature shows no floating type
+ * @param device   whether it is device code ({@code __device__} or {@code __global__}): a scan that holds some has
+ *                 device code even where no file is named {@code .cu} (a header-only CUDA library)
  */
-public record DeclaredFunction(String file, String name, String floating) {}
+public record DeclaredFunction(String file, String name, String floating, boolean device) {
+    /** A function of host code (or of a front end that does not tell). */
+    public DeclaredFunction(String file, String name, String floating) {
+        this(file, name, floating, false);
+    }
+}

@@ -131,7 +131,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<dev.numlint.model.KernelLaunch> launches) {
         boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
         List<dev.numlint.model.Finding> oneThread = OneThreadKernels.review(findings, launches, unread);
-        return CudaChecks.review(HostOnlyScans.review(oneThread, contexts, functions, launches, unread), functions);
+        return CudaChecks.review(
+                HostOnlyScans.review(oneThread, contexts, functions, launches, notAnalyzed), functions);
     }
 
     @Override

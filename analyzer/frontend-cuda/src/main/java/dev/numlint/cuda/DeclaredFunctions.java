@@ -21,7 +21,7 @@ final class DeclaredFunctions {
                 int q = name.lastIndexOf("::");
                 if (q >= 0) name = name.substring(q + 2);
                 if (name.isEmpty()) continue;
-                out.add(new DeclaredFunction(rel, name, floating(f)));
+                out.add(new DeclaredFunction(rel, name, floating(f), f.device() || f.global()));
             }
         }
         out.sort(java.util.Comparator.comparing(DeclaredFunction::name)

@@ -16,30 +16,37 @@ import java.util.Map;
 /**
  * Findings of host code whose level rests on a difference from a float computation on a GPU ({@link
  * Identity.Judgement#PORT}: host code that evaluates in double what a GPU port would compute in float) in a scan that
- * holds no device code: no file of it is CUDA ({@code .cu}, {@code .cuh}, or compiled with {@code -x cu}), and no
- * kernel is launched or loaded in it. There the double result is the more accurate one and nothing computes it in
- * float to differ from: the finding is a note that says so ("consequence over existence"). Measured on unseen C code
- * (sessions 36 to 38): none of the host promotions sampled at warning level was actionable.
+ * holds no device code: no file of it is CUDA ({@code .cu}, {@code .cuh}, {@code .ptx}, or compiled with
+ * {@code -x cu}), no function it declares is {@code __device__} or {@code __global__} (a header-only CUDA library),
+ * and no kernel is launched or loaded in it. There the double result is the more accurate one and nothing computes it
+ * in float to differ from: the finding is a note that says so ("consequence over existence"). Measured on unseen C
+ * code (sessions 36 to 38): none of the host promotions sampled at warning level was actionable.
  *
- * <p>When a C, C++ or CUDA file of the scan could not be analyzed, device code could hide in it: nothing changes.
+ * <p>A file the scan could not analyze could hold device code only if it is a CUDA unit itself (by its name or its
+ * compile command: a header or a C file becomes device code only inside a CUDA unit, which the scan would have seen,
+ * analyzed or not): such a file keeps every level; a C file or header left out (a symlink out of the scanned tree, a
+ * file over the size limit) does not.
  */
 final class HostOnlyScans {
     private HostOnlyScans() {}
 
     /**
-     * {@code findings} with the port-only findings as notes when the scan holds no device code; {@code unread}: whether
-     * a C, C++ or CUDA file of the scan could not be analyzed (then nothing changes).
+     * {@code findings} with the port-only findings as notes when the scan holds no device code; {@code notAnalyzed}:
+     * the files of the scan that could not be analyzed (a CUDA unit among them: nothing changes).
      */
     static List<Finding> review(
             List<Finding> findings,
             Map<String, BuildContext> contexts,
             List<DeclaredFunction> functions,
             List<KernelLaunch> launches,
-            boolean unread) {
-        if (unread || !launches.isEmpty()) return findings;
-        if (functions.stream().anyMatch(f -> cuda(f.file()))) return findings;
+            java.util.Set<String> notAnalyzed) {
+        if (!launches.isEmpty()) return findings;
+        if (functions.stream().anyMatch(f -> f.device() || cuda(f.file()))) return findings;
         for (Map.Entry<String, BuildContext> e : contexts.entrySet()) {
             if (cuda(e.getKey()) || e.getValue().compiledAsCuda()) return findings;
+        }
+        for (String f : notAnalyzed) {
+            if (cuda(f)) return findings;
         }
         if (findings.stream().anyMatch(f -> cuda(f.location().file()))) return findings;
         List<Finding> out = new ArrayList<>(findings.size());
