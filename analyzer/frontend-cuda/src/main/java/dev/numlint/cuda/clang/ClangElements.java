@@ -196,9 +196,9 @@ final class ClangElements {
                 if (h == null || h.start() == null || !Integer.valueOf(q).equals(counters.get(h.var()))) continue;
                 double st = h.start();
                 if (st != Math.rint(st) || Math.abs(st) > 1e12) continue;
-                String op = h.cond().spelling;
+                String op = h.op();
                 if (!op.equals("<") && !op.equals("<=")) continue;
-                Poly bound = poly(h.cond().children.get(1), null, -1, DEPTH);
+                Poly bound = poly(h.bound(), null, -1, DEPTH);
                 if (bound == null) continue;
                 // values lo..hi with lo = start, hi = bound - 1 (<) or bound (<=); the update runs only when hi >= lo
                 Poly span = bound.plus(Poly.constant((long) st + (op.equals("<") ? 1 : 0)), -1);

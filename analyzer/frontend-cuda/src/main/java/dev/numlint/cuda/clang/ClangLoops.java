@@ -29,9 +29,29 @@ final class ClangLoops {
     /**
      * The parts of {@code for (i = a; i < b; i++)}: the counter's USR, its constant start (null when not constant),
      * the condition, and the body; counting up by one ({@code ++}, {@code += 1}) with the counter on the left of a
-     * comparison. Null for any other shape.
+     * comparison. Null for any other shape. {@code op} and {@code bound}: the comparison's operator ({@code <},
+     * {@code <=}, ...) and its right operand, also where the comparison is a call of an overloaded operator: in a
+     * template, {@code j < this->model->n} is type-dependent, and where an {@code operator<} is declared in scope
+     * (a library's {@code bool operator<(const Event &, const Event &)}), Clang keeps it as a call of that operator,
+     * resolved only at instantiation (session 39: an integrator's per-variable update read as a serial sum).
      */
-    record Header(String var, Double start, ClangNode cond, ClangNode body) {}
+    record Header(String var, Double start, ClangNode cond, ClangNode body, String op, ClangNode bound) {}
+
+    /**
+     * The operator of a comparison through an overloaded operator with both operands, else null: a call whose
+     * children are the left operand, the callee and the right operand, the callee named {@code operator<} and the
+     * like (libclang gives the call of a type-dependent one no spelling: the callee's reference names it).
+     */
+    private static String comparisonCall(ClangNode c) {
+        if (c.kind != CXCursor_CallExpr || c.children.size() != 3) return null;
+        ClangNode callee = c.children.get(1);
+        String name = callee.ref != null && callee.ref.startsWith("operator")
+                ? callee.ref
+                : c.spelling != null && c.spelling.startsWith("operator") ? c.spelling : null;
+        if (name == null) return null;
+        String op = name.substring("operator".length()).strip();
+        return isComparison(op) ? op : null;
+    }
 
     static Header header(ClangNode loop) {
         if (loop.kind != CXCursor_ForStmt) return null;
@@ -42,7 +62,9 @@ final class ClangLoops {
         // children: init, condition, increment, body (absent parts are simply missing)
         for (ClangNode c : ch) {
             if (c.kind == CXCursor_DeclStmt && init == null && cond == null) init = c;
-            else if (c.kind == CXCursor_BinaryOperator && cond == null && isComparison(c.spelling)) cond = c;
+            else if (cond == null
+                    && (c.kind == CXCursor_BinaryOperator && isComparison(c.spelling) || comparisonCall(c) != null))
+                cond = c;
             else if (cond != null
                     && inc == null
                     && (c.kind == CXCursor_UnaryOperator || c.kind == CXCursor_CompoundAssignOperator)) inc = c;
@@ -63,8 +85,11 @@ final class ClangLoops {
             var = l == null ? null : l.refUsr;
             a = constant(init.children.get(1));
         }
-        if (var == null || cond.children.size() != 2) return null;
+        String op = cond.kind == CXCursor_BinaryOperator ? cond.spelling : comparisonCall(cond);
+        if (var == null || cond.kind == CXCursor_BinaryOperator && cond.children.size() != 2) return null;
+        // an operator call's children: the left operand first and the right one last (the callee between)
         ClangNode lhs = strip(cond.children.get(0));
+        ClangNode bound = cond.children.get(cond.children.size() - 1);
         if (lhs == null || !var.equals(lhs.refUsr)) return null;
         String step = inc.spelling;
         boolean up = step.equals("++")
@@ -73,7 +98,7 @@ final class ClangLoops {
                         && inc.children.size() == 2
                         && Double.valueOf(1.0).equals(inc.children.get(1).value);
         if (!up) return null;
-        return new Header(var, a, cond, body);
+        return new Header(var, a, cond, body, op, bound);
     }
 
     /**
@@ -83,11 +108,11 @@ final class ClangLoops {
     static long forTrip(ClangNode loop) {
         Header h = header(loop);
         if (h == null || h.start() == null) return -1;
-        Double b = constant(h.cond().children.get(1));
+        Double b = constant(h.bound());
         if (b == null) return -1;
         double a = h.start();
         double n =
-                switch (h.cond().spelling) {
+                switch (h.op()) {
                     case "<", "!=" -> b - a;
                     case "<=" -> b - a + 1;
                     default -> -1;
@@ -345,8 +370,8 @@ final class ClangLoops {
      */
     private static long dimensionTrips(ClangNode loop) {
         Header h = header(loop);
-        if (h == null || h.cond().children.size() != 2) return -1;
-        ClangNode b = strip(h.cond().children.get(1));
+        if (h == null) return -1;
+        ClangNode b = strip(h.bound());
         return b != null
                         && b.kind == CXCursor_DeclRefExpr
                         && b.value == null
@@ -392,14 +417,14 @@ final class ClangLoops {
     private Trip templateTrip(ClangNode loop, ClangUnit.Function fn) {
         Header h = header(loop);
         if (h == null || h.start() == null || fn.instantiations().isEmpty()) return null;
-        ClangNode bound = h.cond().children.get(1);
+        ClangNode bound = h.bound();
         long best = -1;
         String which = null;
         for (List<String> args : fn.instantiations()) {
             Double b = valueIn(bound, args, 0);
             if (b == null) return null;
             double n =
-                    switch (h.cond().spelling) {
+                    switch (h.op()) {
                         case "<", "!=" -> b - h.start();
                         case "<=" -> b - h.start() + 1;
                         default -> -1;
