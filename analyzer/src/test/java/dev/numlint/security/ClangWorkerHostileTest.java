@@ -187,7 +187,8 @@ class ClangWorkerHostileTest {
                                 + " regular file; left out: Clang's findings of this file (analyzed by the fallback"
                                 + " front end, which guesses)",
                         "a_out.cu: not analyzed by Clang: refused: through inc/out.cuh: #include \"" + outside
-                                + "\" names an absolute path; left out: Clang's findings of this file (analyzed by"
+                                + "\" names an absolute path outside the scanned tree; left out: Clang's findings of"
+                                + " this file (analyzed by"
                                 + " the fallback front end, which guesses)");
         assertThat(findings(s.report())).contains("NL001 a_in.cu:2", "NL001 a_out.cu:2", "NL001 b_after.cu:6");
     }

@@ -612,6 +612,15 @@ class ClangUnitTest {
                 .contains("computed");
         assertThat(fe.refusal(f, "#include <stdio.h>\n#include \"local.h\"\n".getBytes(StandardCharsets.UTF_8)))
                 .isNull();
+        // an absolute path inside the tree (CMake's configure_file writes @CMAKE_SOURCE_DIR@ into generated units)
+        Files.writeString(dir.resolve("inside.h"), "typedef float real;\n");
+        String inside = "#include \"" + dir.resolve("inside.h").toAbsolutePath().normalize() + "\"\n";
+        assertThat(fe.refusal(f, inside.getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(fe.refusal(
+                        f,
+                        ("#include \"" + dir.resolve("sub/../../x.h").toAbsolutePath() + "\"\n")
+                                .getBytes(StandardCharsets.UTF_8)))
+                .contains("absolute path outside the scanned tree");
     }
 
     @Test

@@ -597,9 +597,17 @@ public final class ClangFrontEnd {
                 if (macro != null && harmless.test(macro)) continue;
                 return "a computed #include (its file name comes from a macro)";
             }
-            if (p.isAbsolute()) return "#include \"" + n + "\" names an absolute path";
-            if (dir == null) continue;
-            Path c = dir.resolve(p).normalize();
+            // an absolute path inside the tree is followed as a relative one is (CMake's configure_file writes
+            // #include "@CMAKE_SOURCE_DIR@/src/x.hpp" into generated units; session 39), as IncludeGraph does for nvcc
+            if (p.isAbsolute()) {
+                Path c = p.normalize();
+                if (!c.startsWith(root.toAbsolutePath().normalize()) && !c.startsWith(realRoot)) {
+                    return "#include \"" + n + "\" names an absolute path outside the scanned tree";
+                }
+            } else if (dir == null) {
+                continue;
+            }
+            Path c = p.isAbsolute() ? p.normalize() : dir.resolve(p).normalize();
             if (n.contains("..") && !c.startsWith(root)) return "#include \"" + n + "\" climbs out of the scanned tree";
             if (Files.exists(c, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 try {

@@ -112,9 +112,11 @@ final class ClangIncludeClosure {
             // the candidates found through an include directory above the tree (ClangFrontEnd.aboveRoot)
             Set<Path> above = new java.util.HashSet<>();
             try {
-                if (Path.of(n).isAbsolute()) continue; // refused by the includer's own check
-                if (dir != null) candidates.add(dir.resolve(n).normalize());
-                for (Path d : dirs) {
+                // an absolute path: the includer's own check refused it outside the tree; inside, it is the one
+                // candidate, followed as any other
+                if (Path.of(n).isAbsolute()) candidates.add(Path.of(n).normalize());
+                else if (dir != null) candidates.add(dir.resolve(n).normalize());
+                for (Path d : Path.of(n).isAbsolute() ? List.<Path>of() : dirs) {
                     Path c = d.resolve(n).normalize();
                     candidates.add(c);
                     if (ClangFrontEnd.aboveRoot(realRoot, d)) above.add(c);
