@@ -100,13 +100,13 @@ public final class ExtendedPrecision implements CudaCheck {
                 continue;
             }
             String tw = Quote.shorten(twin, Quote.EXPRESSION);
-            String remark = RuleCatalog.get().phrase("long-double-variant", "message", "", "twin", tw);
+            String remark = RuleCatalog.get().phrase("long-double-variant", "message", "", "fn", tw);
             String message = RuleCatalog.get()
                     .phrase(
                             "long-double-variant",
                             "message",
                             Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
-                            "twin",
+                            "fn",
                             tw);
             out.add(f.toBuilder()
                     .level(dev.numlint.model.Level.NOTE)
