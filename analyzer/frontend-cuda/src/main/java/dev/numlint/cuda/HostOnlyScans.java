@@ -64,13 +64,10 @@ final class HostOnlyScans {
     }
 
     private static Finding note(Finding f) {
-        String stated = RuleCatalog.get().phrase("host-only-scan", "message", f.message());
-        if (stated.length() > Quote.MESSAGE) {
-            // the reason stays whole: the finding's own message gives up the room
-            String remark = RuleCatalog.get().phrase("host-only-scan", "message", "");
-            stated = RuleCatalog.get()
-                    .phrase("host-only-scan", "message", Quote.fit(f.message(), Quote.MESSAGE - remark.length()));
-        }
+        // the reason stays whole: the finding's own message gives up the room it needs (Quote.fit: none if it fits)
+        String remark = RuleCatalog.get().phrase("host-only-scan", "message", "");
+        String stated = RuleCatalog.get()
+                .phrase("host-only-scan", "message", Quote.fit(f.message(), Quote.MESSAGE - remark.length()));
         return f.toBuilder()
                 .level(Level.NOTE)
                 .message(stated)
