@@ -166,7 +166,9 @@ final class PtxFindings {
                     return p == null ? null : sources.line(p, u.line());
                 },
                 loc -> writtenPos(loc, m.files()),
-                PtxFacts.builtWithoutContraction(m.definedFunctions()));
+                PtxFacts.builtWithoutContraction(m.definedFunctions()),
+                bc != null && !bc.effectivePrecDiv(),
+                bc != null && !bc.effectivePrecSqrt());
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
@@ -671,7 +673,7 @@ final class PtxFindings {
                                                         "file",
                                                         fileName(sink.file()))
                                                 : catalog.phrase("ptx-sink-line", "line", sink.startLine())));
-        Impact i = new Impact(c.kind(), what, sink, null);
+        Impact i = new Impact(c.kind(), what, sink, null, c.reach());
         if (c.kind() == Impact.Kind.GROWING && "f32".equals(h.at().type())) {
             i = i.withErrorBound("(n-1)*2^-24 relative to the sum of |terms| for n terms");
         } else if (c.kind() == Impact.Kind.GROWING && "f64".equals(h.at().type())) {
@@ -681,10 +683,9 @@ final class PtxFindings {
     }
 
     /**
-     * The hit's typed identity: the opcode and the source operations it computes, the accumulator the source line
-     * updates, the hit's decision, the hazard independently of the build (the message without the instructions it
-     * quotes: {@code add.rn.f32} and {@code add.rn.ftz.f32} of two builds are one hazard), and whether the source line
-     * its line information names can hold its operation, a conversion or a division (the call sites it was inlined at are added when reported).
+     * The hit's typed identity: opcode, source operations, accumulator, decision, the hazard independently of the
+     * build (the message without its instructions: add.rn.f32 and add.rn.ftz.f32 of two builds are one hazard), the
+     * origin (can the line hold the operation; call sites are added when reported), and the check's judgement.
      */
     private static Identity identity(PtxHit h, Impact impact, String srcLine, Identity.Origin origin) {
         // the message this layer composes, rendered from the check's template with its instructions left empty
@@ -699,7 +700,8 @@ final class PtxFindings {
                 .withOrigin(origin)
                 .withCode(WrittenCode.tokens(srcLine))
                 .withSymbol(h.function().name())
-                .withSum(sum(h));
+                .withSum(sum(h))
+                .withJudgement(h.judgement());
     }
 
     /**

@@ -156,6 +156,48 @@ class PtxAnalyzerTest {
         assertThat(f.message()).contains("compared in a condition at line 7 of h.cuh");
     }
 
+    /**
+     * A value compared first and converted to an integer after is followed on to the integer: the graver outcome is
+     * the one named and typed ({@code Impact.Reach}); one only compared reaches a decision. A .ptx file of its own
+     * has no build context: its approximate division is nobody's chosen flag (no judgement).
+     */
+    @Test
+    void aComparedValueIsFollowedOnToTheIntegerItBecomes() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                dir.resolve("src/k.cu"),
+                "// kernel\n__global__ void k(float* a, int* n)\n{\n    float q = a[1] / a[2];\n"
+                        + "    if (q > 1.0f) a[0] = 1.0f;\n    n[0] = (int)q;\n    float r = a[3] / a[4];\n"
+                        + "    if (r > 1.0f) a[5] = 1.0f;\n}\n");
+        Files.writeString(
+                dir.resolve("k.ptx"),
+                HEAD + ".visible .entry _Z1kPfPi(.param .u64 p0, .param .u64 p1) {\n"
+                        + " .reg .pred %p<3>; .reg .f32 %f<9>; .reg .b32 %r<2>; .reg .b64 %rd<3>;\n"
+                        + " .loc 1 3 0\n ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+                        + " .loc 1 4 5\n ld.global.f32 %f1, [%rd1+4];\n ld.global.f32 %f2, [%rd1+8];\n"
+                        + " div.approx.f32 %f3, %f1, %f2;\n"
+                        + " .loc 1 5 5\n setp.gt.f32 %p1, %f3, 0f3F800000;\n"
+                        + " .loc 1 6 5\n cvt.rzi.s32.f32 %r1, %f3;\n st.global.u32 [%rd2], %r1;\n"
+                        + " .loc 1 7 5\n ld.global.f32 %f4, [%rd1+12];\n ld.global.f32 %f5, [%rd1+16];\n"
+                        + " div.approx.f32 %f6, %f4, %f5;\n"
+                        + " .loc 1 8 5\n setp.gt.f32 %p2, %f6, 0f3F800000;\n ret;\n}\n"
+                        + " .file 1 \"src/k.cu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        Finding counted = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL002") && x.location().startLine() == 4)
+                .findFirst()
+                .orElseThrow();
+        assertThat(counted.impact().reach()).isEqualTo(dev.numlint.model.Impact.Reach.CONVERSION);
+        assertThat(counted.message()).contains("converted to an integer at line 6");
+        assertThat(counted.identity().judgement()).isNull();
+        Finding compared = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL002") && x.location().startLine() == 7)
+                .findFirst()
+                .orElseThrow();
+        assertThat(compared.impact().reach()).isEqualTo(dev.numlint.model.Impact.Reach.DECISION);
+        assertThat(compared.message()).contains("compared in a condition at line 8");
+    }
+
     @Test
     void findingsMapToTheCudaSourceLineWithThePtxAsRelatedLocation() throws IOException {
         Files.createDirectories(dir.resolve("src"));

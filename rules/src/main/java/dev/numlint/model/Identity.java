@@ -520,6 +520,13 @@ public record Identity(
          * accurate): where the scan holds no device code there is no such computation to differ from, and the front
          * end's review makes it a note.
          */
-        PORT
+        PORT,
+        /**
+         * The hazard is an approximation a flag of the project's own build chose for all of its device code
+         * ({@code --use_fast_math}, {@code -prec-div=false}, {@code -prec-sqrt=false}), reported once at the flag: a
+         * site whose value only decides comparisons restates that choice, and the front end's review makes it a note;
+         * a site whose value becomes an integer or an index keeps its level (the one-ulp error moves a bin or a pixel).
+         */
+        CHOSEN_APPROXIMATION
     }
 }

@@ -17,8 +17,10 @@ import java.util.Objects;
  * @param consequence short text for the message, e.g. "truncated to a pixel index at line 9" (may be null)
  * @param sink        where the value is consumed: the cast, index, branch or reduction (may be null)
  * @param errorBound  an error bound when one could be computed, e.g. "n*2^-24 relative" (may be null)
+ * @param reach       for an amplified impact, the gravest discrete outcome the value reaches ({@link Reach}); null
+ *                    when the producer does not tell (then nothing may assume it only decides a comparison)
  */
-public record Impact(Kind kind, String consequence, Location sink, String errorBound) {
+public record Impact(Kind kind, String consequence, Location sink, String errorBound, Reach reach) {
 
     /** The consequence classes of issue-tracker terminology, most to least severe. */
     public enum Kind {
@@ -42,8 +44,31 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
         }
     }
 
+    /**
+     * What an amplified value reaches, gravest first: an integer it is converted or rounded to (a pixel, a bin, a
+     * count), an index or address, or only a decision (a comparison or a branch condition). A one-ulp change moves an
+     * integer or an index wherever the value sits near a step; a decision flips only where the value sits within that
+     * ulp of what it is compared with.
+     */
+    public enum Reach {
+        /** Converted or rounded to an integer. */
+        CONVERSION,
+        /** Used in an index or address computation. */
+        INDEX,
+        /** Only compared or tested in a condition: no integer or index is made of it. */
+        DECISION;
+
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     public Impact {
         Objects.requireNonNull(kind, "kind");
+    }
+
+    public Impact(Kind kind, String consequence, Location sink, String errorBound) {
+        this(kind, consequence, sink, errorBound, null);
     }
 
     public static Impact of(Kind kind, String consequence) {
@@ -59,7 +84,23 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
     }
 
     public Impact withErrorBound(String bound) {
-        return new Impact(kind, consequence, sink, bound);
+        return new Impact(kind, consequence, sink, bound, reach);
+    }
+
+    public Impact withReach(Reach v) {
+        return new Impact(kind, consequence, sink, errorBound, v);
+    }
+
+    /**
+     * Whether this impact is graver than {@code other} (null: none): a more severe kind, or the same amplified kind
+     * reaching an integer or an index where {@code other} reaches only a decision.
+     */
+    public boolean graverThan(Impact other) {
+        if (other == null) return true;
+        if (kind != other.kind) return kind.compareTo(other.kind) < 0;
+        return kind == Kind.AMPLIFIED
+                && other.reach == Reach.DECISION
+                && (reach == Reach.CONVERSION || reach == Reach.INDEX);
     }
 
     /**
@@ -93,6 +134,9 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
         }
         if (errorBound != null) {
             m.put("errorBound", errorBound);
+        }
+        if (reach != null) {
+            m.put("reach", reach.id());
         }
         return m;
     }

@@ -38,4 +38,25 @@ class ImpactTest {
                 .containsEntry("errorBound", "1 pixel");
         assertThat(f.toBuilder().build()).isEqualTo(f);
     }
+
+    @Test
+    void anIntegerOrAnIndexIsGraverThanADecisionOfTheSameKind() {
+        Impact decision = new Impact(Impact.Kind.AMPLIFIED, "compared", null, null, Impact.Reach.DECISION);
+        Impact integer = decision.withReach(Impact.Reach.CONVERSION);
+        Impact index = decision.withReach(Impact.Reach.INDEX);
+        assertThat(integer.graverThan(decision)).isTrue();
+        assertThat(index.graverThan(decision)).isTrue();
+        assertThat(decision.graverThan(integer)).isFalse();
+        assertThat(integer.graverThan(index)).isFalse();
+        // an unknown reach is no news against a decision; a graver kind is, whatever the reach
+        assertThat(decision.withReach(null).graverThan(decision)).isFalse();
+        assertThat(decision.graverThan(Impact.of(Impact.Kind.CANCELLATION, "x")))
+                .isTrue();
+        assertThat(Impact.bounded("stored").graverThan(decision)).isFalse();
+        assertThat(Impact.bounded("stored").graverThan(null)).isTrue();
+        // the reach is typed in the properties, and survives an error bound
+        assertThat(integer.withErrorBound("1 bin").reach()).isEqualTo(Impact.Reach.CONVERSION);
+        assertThat(integer.toProperties()).containsEntry("reach", "conversion");
+        assertThat(Impact.bounded("stored").toProperties()).doesNotContainKey("reach");
+    }
 }

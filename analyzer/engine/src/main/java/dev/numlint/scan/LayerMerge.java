@@ -642,8 +642,9 @@ final class LayerMerge {
                 // thread sums it in a serial CPU loop's order), and its level stands
                 continue;
             }
-            boolean graver =
-                    p.impact() != null && (impact == null || p.impact().kind().compareTo(impact.kind()) < 0);
+            // a graver kind, or an integer or index the PTX layer followed the value to where the source layer saw
+            // only a comparison
+            boolean graver = p.impact() != null && p.impact().graverThan(impact);
             if (graver) {
                 impact = p.impact();
             }

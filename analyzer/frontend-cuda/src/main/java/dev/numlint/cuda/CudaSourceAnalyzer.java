@@ -116,10 +116,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     /**
-     * The checks' review of the scan's merged findings with the functions the scanned tree defines or declares
-     * ({@link CudaCheck#review}: a float routine with a double twin), after the costs of kernels launched only as one
-     * thread became notes ({@link OneThreadKernels}), and host code's differences from a GPU port in a scan without
-     * device code ({@link HostOnlyScans}).
+     * The checks' review of the merged findings with the tree's functions ({@link CudaCheck#review}), after the notes
+     * of {@link OneThreadKernels}, {@link ChosenApproximations} and {@link HostOnlyScans}.
      */
     @Override
     public List<dev.numlint.model.Finding> review(
@@ -130,7 +128,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<dev.numlint.model.DeclaredFunction> functions,
             List<dev.numlint.model.KernelLaunch> launches) {
         boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
-        List<dev.numlint.model.Finding> oneThread = OneThreadKernels.review(findings, launches, unread);
+        List<dev.numlint.model.Finding> oneThread =
+                ChosenApproximations.review(OneThreadKernels.review(findings, launches, unread));
         return CudaChecks.review(
                 HostOnlyScans.review(oneThread, contexts, functions, launches, notAnalyzed), functions);
     }

@@ -213,6 +213,12 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void reportChosen(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, "chosenApproximation", null);
+    }
+
+    @Override
     public void reportWithoutCancellation(
             NoCancellation why,
             String rule,
@@ -287,7 +293,10 @@ final class Reporter implements CudaReport {
                                                                 ? Identity.Judgement.COST
                                                                 : "portOnly".equals(property)
                                                                         ? Identity.Judgement.PORT
-                                                                        : null));
+                                                                        : "chosenApproximation".equals(property)
+                                                                                ? Identity.Judgement
+                                                                                        .CHOSEN_APPROXIMATION
+                                                                                : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());

@@ -2,6 +2,7 @@ package dev.numlint.ptx.checks;
 
 import com.google.auto.service.AutoService;
 import dev.numlint.model.Confidence;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
@@ -62,7 +63,7 @@ public final class ApproximateDivision implements PtxCheck {
                     ? "fast math"
                     : in.full() ? "-prec-div=false" : "__fdividef or -prec-div=false";
             Consequence c = facts.consequences().of(in);
-            out.accept(new PtxHit(
+            PtxHit hit = new PtxHit(
                     ruleId(),
                     facts.function(),
                     in,
@@ -70,7 +71,11 @@ public final class ApproximateDivision implements PtxCheck {
                     line == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(),
                     in.mnemonic(),
-                    c.kind() == Impact.Kind.BOUNDED ? null : c));
+                    c.kind() == Impact.Kind.BOUNDED ? null : c);
+            // a float division the project's build made approximate, which no intrinsic on the line asked for
+            boolean chosen =
+                    "f32".equals(t) && facts.settings().divisionBuild() && !SourceText.writesApproximation(line);
+            out.accept(chosen ? hit.withJudgement(Identity.Judgement.CHOSEN_APPROXIMATION) : hit);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.numlint.ptx.checks;
 
 import com.google.auto.service.AutoService;
 import dev.numlint.model.Confidence;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
@@ -55,7 +56,7 @@ public final class ApproximateMathInstruction implements PtxCheck {
                 continue;
             }
             Consequence c = facts.consequences().of(in);
-            out.accept(new PtxHit(
+            PtxHit hit = new PtxHit(
                     ruleId(),
                     facts.function(),
                     in,
@@ -63,8 +64,20 @@ public final class ApproximateMathInstruction implements PtxCheck {
                     line == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(),
                     in.mnemonic(),
-                    c.kind() == Impact.Kind.BOUNDED ? null : c));
+                    c.kind() == Impact.Kind.BOUNDED ? null : c);
+            out.accept(chosen(facts, op, t, line) ? hit.withJudgement(Identity.Judgement.CHOSEN_APPROXIMATION) : hit);
         }
+    }
+
+    /**
+     * Whether the project's build flags chose the approximation (--use_fast_math maps the library call to it, or
+     * -prec-sqrt=false makes the square root approximate) and nothing on the line asks for it by name.
+     */
+    private static boolean chosen(PtxFacts facts, String op, String type, String line) {
+        if (!"f32".equals(type) || SourceText.writesApproximation(line)) return false;
+        return op.equals("sqrt") || op.equals("rsqrt")
+                ? facts.settings().sqrtBuild() || facts.settings().fastMathBuild()
+                : facts.settings().fastMathBuild();
     }
 
     /**

@@ -18,7 +18,9 @@ import java.util.List;
  * converted and only packed or stored as 8 bits: at most one colour level), and one compared with a fresh random
  * draw on its source line (a Bernoulli trial: one ulp shifts the odds by about 2^-24). A subtraction of two products is
  * cancellation unless it is one component of a complex product or rotation (its companion is computed nearby).
- * The walk is bounded (it visits at most {@value #MAX_STEPS} instructions).
+ * A value that reaches a comparison first is followed on to any integer it also becomes: the gravest outcome is
+ * the one named ({@link Impact.Reach}). The walk is bounded (it visits at most {@value #MAX_STEPS} instructions); a
+ * comparison found before the bound ran out reaches something not known beyond it (reach null).
  */
 public final class Consequences {
     static final int MAX_STEPS = 256;
@@ -29,8 +31,13 @@ public final class Consequences {
      * @param kind what the value decides
      * @param what short phrase for the message, e.g. "converted to an integer"
      * @param sink the instruction that consumes it, or null
+     * @param reach for an amplified value, the gravest outcome it reaches (null: not known)
      */
-    public record Consequence(Impact.Kind kind, String what, Instruction sink) {}
+    public record Consequence(Impact.Kind kind, String what, Instruction sink, Impact.Reach reach) {
+        public Consequence(Impact.Kind kind, String what, Instruction sink) {
+            this(kind, what, sink, null);
+        }
+    }
 
     private final PtxFacts facts;
 
@@ -58,12 +65,17 @@ public final class Consequences {
         int steps = 0;
         boolean stored = false;
         Consequence colour = null;
+        // the first comparison reached: the walk goes on for an integer the value becomes elsewhere
+        Consequence decision = null;
         while (!work.isEmpty()) {
             int cur = work.poll();
             List<String> defs = ins.get(cur).defs();
             boolean isDirect = direct.get(cur);
             for (int u : facts.defUse().users(cur)) {
                 if (++steps > MAX_STEPS) {
+                    if (decision != null) {
+                        return new Consequence(decision.kind(), decision.what(), decision.sink(), null);
+                    }
                     if (colour != null) {
                         return colour;
                     }
@@ -85,8 +97,17 @@ public final class Consequences {
                     }
                     continue;
                 }
-                if (c != null) {
+                if (c != null && c.reach() == Impact.Reach.DECISION) {
+                    if (decision == null) {
+                        decision = c;
+                    }
+                    continue;
+                }
+                if (c != null && (decision == null || c.kind() == Impact.Kind.AMPLIFIED)) {
                     return c;
+                }
+                if (c != null) {
+                    continue; // a cancellation after a comparison: the comparison is the graver
                 }
                 boolean keeps = isDirect && keepsValue(x);
                 boolean free = fixedSign(x) || signFree.get(cur) && keepsSign(x);
@@ -110,6 +131,9 @@ public final class Consequences {
                     stored = true;
                 }
             }
+        }
+        if (decision != null) {
+            return decision;
         }
         if (colour != null) {
             return colour;
@@ -260,10 +284,12 @@ public final class Consequences {
                     if (colourChannel(x)) {
                         return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-colour-channel"), x);
                     }
-                    return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-integer"), x);
+                    return new Consequence(
+                            Impact.Kind.AMPLIFIED, phrase("ptx-use-integer"), x, Impact.Reach.CONVERSION);
                 }
                 if (x.rounding() != null && x.rounding().isInteger()) {
-                    return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-rounding"), x);
+                    return new Consequence(
+                            Impact.Kind.AMPLIFIED, phrase("ptx-use-rounding"), x, Impact.Reach.CONVERSION);
                 }
                 return null;
             }
@@ -272,7 +298,7 @@ public final class Consequences {
                     // compared with a fresh random draw: the value ends in a Bernoulli trial, statistically
                     return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-random-draw"), x);
                 }
-                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-comparison"), x);
+                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-comparison"), x, Impact.Reach.DECISION);
             }
             case "min", "max" -> {
                 // continuous in the value: a clamp (fmaxf(v, 0.0f)) moves with it, and a min/max of two computed

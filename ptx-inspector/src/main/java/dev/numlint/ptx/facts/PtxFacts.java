@@ -46,13 +46,28 @@ public final class PtxFacts {
      *                          outside toolkit headers), or null
      * @param noContraction     the module was compiled without contraction (-fmad=false, see {@link
      *                          #builtWithoutContraction}): every fma in it is an explicit fmaf
+     * @param divisionBuild     the project's build context makes float division approximate (-prec-div=false or
+     *                          --use_fast_math): a {@code div.approx/div.full} that no intrinsic asked for is its choice
+     * @param sqrtBuild         the project's build context makes float square roots approximate (-prec-sqrt=false or
+     *                          --use_fast_math)
      */
     public record Settings(
             int nl004MinTripCount,
             boolean fastMathBuild,
             Function<DebugLoc, String> sourceLine,
             Function<DebugLoc, SourcePos> writtenPos,
-            boolean noContraction) {
+            boolean noContraction,
+            boolean divisionBuild,
+            boolean sqrtBuild) {
+        public Settings(
+                int nl004MinTripCount,
+                boolean fastMathBuild,
+                Function<DebugLoc, String> sourceLine,
+                Function<DebugLoc, SourcePos> writtenPos,
+                boolean noContraction) {
+            this(nl004MinTripCount, fastMathBuild, sourceLine, writtenPos, noContraction, fastMathBuild, fastMathBuild);
+        }
+
         public Settings(int nl004MinTripCount, boolean fastMathBuild, Function<DebugLoc, String> sourceLine) {
             this(nl004MinTripCount, fastMathBuild, sourceLine, DebugLoc::pos, false);
         }

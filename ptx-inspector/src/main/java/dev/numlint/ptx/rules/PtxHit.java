@@ -15,7 +15,8 @@ import java.util.List;
  * of the same hazard written elsewhere ({@code sites}: the other updates of one accumulator), reported as related
  * locations of the one finding. {@code decision} (may be null) names a choice the function makes once (NL012's reduced
  * format, {@code 2^-10}): the scan merges the findings of one decision in one function ({@link
- * dev.numlint.model.Identity#decision}).
+ * dev.numlint.model.Identity#decision}). {@code judgement} (may be null) is the check's judgement of what the level
+ * rests on ({@link dev.numlint.model.Identity#judgement}): an approximation the project's build chose.
  */
 public record PtxHit(
         String ruleId,
@@ -27,10 +28,30 @@ public record PtxHit(
         String shape,
         Consequence consequence,
         List<Instruction> sites,
-        String decision) {
+        String decision,
+        dev.numlint.model.Identity.Judgement judgement) {
 
     public PtxHit {
         sites = sites == null ? List.of() : List.copyOf(sites);
+    }
+
+    public PtxHit(
+            String ruleId,
+            PtxFunction function,
+            Instruction at,
+            PtxMessage message,
+            Confidence confidence,
+            List<Instruction> related,
+            String shape,
+            Consequence consequence,
+            List<Instruction> sites,
+            String decision) {
+        this(ruleId, function, at, message, confidence, related, shape, consequence, sites, decision, null);
+    }
+
+    /** This hit with the check's {@code judgement}. */
+    public PtxHit withJudgement(dev.numlint.model.Identity.Judgement v) {
+        return new PtxHit(ruleId, function, at, message, confidence, related, shape, consequence, sites, decision, v);
     }
 
     public PtxHit(

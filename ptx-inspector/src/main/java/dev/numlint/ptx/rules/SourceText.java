@@ -352,4 +352,23 @@ public final class SourceText {
         }
         return false;
     }
+
+    /**
+     * Device functions that ask for an approximation by name, whatever the build's flags: the fast intrinsics
+     * ({@code __expf}, {@code __fdividef} ...) and the approximate reciprocal roots ({@code rsqrtf}, {@code rnormf}).
+     */
+    private static final String[] APPROXIMATION_BY_NAME = {
+        "__fdividef", "__fdivide", "__sinf", "__cosf", "__tanf", "__sincosf", "__expf", "__exp10f", "__logf",
+        "__log2f", "__log10f", "__powf", "rsqrtf", "rnormf", "rhypotf", "rnorm3df", "rnorm4df", "rcbrtf"
+    };
+
+    /**
+     * Whether {@code line} asks for an approximation itself ({@link #APPROXIMATION_BY_NAME}, or an inline {@code asm}
+     * statement), rather than getting it from the build's flags; true when the line cannot be read (nothing shows
+     * that the flags alone made it).
+     */
+    public static boolean writesApproximation(String line) {
+        if (line == null) return true;
+        return calls(line, APPROXIMATION_BY_NAME) || calls(line, "asm", "__asm__", "asm volatile");
+    }
 }

@@ -84,4 +84,21 @@ class SourceTextTest {
         assertThat(SourceText.callsMathLibraryAnyCase(line.replace("1.0;", "POW(x, 2.0);")))
                 .isTrue();
     }
+
+    @Test
+    void anApproximationAskedForByNameIsWrittenNotChosenByTheBuild() {
+        assertThat(SourceText.writesApproximation("float q = __fdividef(a, b);"))
+                .isTrue();
+        assertThat(SourceText.writesApproximation("e = __expf(-x) * rsqrtf(y);"))
+                .isTrue();
+        assertThat(SourceText.writesApproximation(
+                        "asm(\"div.approx.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(a), \"f\"(b));"))
+                .isTrue();
+        // an unreadable line shows nothing about where the approximation came from
+        assertThat(SourceText.writesApproximation(null)).isTrue();
+        assertThat(SourceText.writesApproximation("float q = a / b; // not __fdividef(a, b)"))
+                .isFalse();
+        assertThat(SourceText.writesApproximation("e = expf(-x) / sqrtf(y);")).isFalse();
+        assertThat(SourceText.writesApproximation("my__expf_table[i] = v;")).isFalse();
+    }
 }

@@ -60,7 +60,7 @@ public final class ApproximateMathFunction implements CudaCheck {
             } else if (c.site().device() && out.build().effectiveFastMath() && c.fastMathTarget() != null) {
                 FlagCitation fl = out.flag(ApproximateDivision::fastMath, "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                Consequences.report(
+                Consequences.reportChosen(
                         out,
                         "NL006",
                         facts.function,
@@ -84,7 +84,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                         x -> x.contains("prec-sqrt") || ApproximateDivision.fastMath(x),
                         Boolean.FALSE.equals(out.build().precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                Consequences.report(
+                Consequences.reportChosen(
                         out,
                         "NL006",
                         facts.function,

@@ -79,6 +79,8 @@ final class Consequences {
         List<ValueUse> uses = site.uses();
         ValueUse amplified = null;
         ValueUse conversion = null;
+        // the first amplifying use that makes an integer: named before a comparison met earlier (the graver outcome)
+        ValueUse integer = null;
         ValueUse cancel = null;
         ValueUse statistical = null;
         for (ValueUse u : uses) {
@@ -92,21 +94,28 @@ final class Consequences {
                         Impact.Kind.AMPLIFIED,
                         phrase("use-index-after-conversion", "line", u.line()),
                         out.location(u.line(), u.column()),
-                        null);
+                        null,
+                        Impact.Reach.INDEX);
             }
             if (u.kind() == ValueUse.Kind.INTEGER_CONVERSION && conversion == null) conversion = u;
             // a sum's error grows with its length past any tolerance: only a small literal one absorbs it (see
             // toleranceTest); a one-ulp hazard's tolerance may be a named one
             boolean tolerance = variates ? toleranceTest(u) : literalTolerance(u);
             if (u.kind().amplifies() && amplified == null && !tolerance) amplified = u;
+            if ((u.kind() == ValueUse.Kind.INTEGER_CONVERSION || u.kind() == ValueUse.Kind.ROUNDING)
+                    && integer == null) {
+                integer = u;
+            }
             if (u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS && cancel == null) cancel = u;
         }
+        if (integer != null) amplified = integer;
         if (amplified != null) {
             return new Impact(
                     Impact.Kind.AMPLIFIED,
                     amplifiedText(amplified),
                     out.location(amplified.line(), amplified.column()),
-                    null);
+                    null,
+                    reach(uses, variates));
         }
         if (cancel != null) {
             return new Impact(
@@ -128,6 +137,30 @@ final class Consequences {
         String where = boundedText(uses);
         out.consequenceWithoutDecision(site, where);
         return new Impact(Impact.Kind.BOUNDED, where, null, null);
+    }
+
+    /**
+     * The gravest discrete outcome among {@code uses} that amplify ({@link #of}): an integer, an index, else only a
+     * decision. A value passed to a function numlint does not follow may reach anything there: not known (null).
+     */
+    private static Impact.Reach reach(List<ValueUse> uses, boolean variates) {
+        Impact.Reach r = Impact.Reach.DECISION;
+        for (ValueUse u : uses) {
+            if (variates ? u.statistical() : u.kind() == ValueUse.Kind.RANDOM_DRAW) continue;
+            switch (u.kind()) {
+                case INTEGER_CONVERSION, ROUNDING -> {
+                    return Impact.Reach.CONVERSION;
+                }
+                case INDEX -> r = Impact.Reach.INDEX;
+                case CALL -> {
+                    if (r == Impact.Reach.DECISION) r = null;
+                }
+                default -> {
+                    // a comparison, a branch, or a continuous use
+                }
+            }
+        }
+        return r;
     }
 
     /**
@@ -230,12 +263,37 @@ final class Consequences {
             Confidence confidence,
             Impact impact,
             FlagCitation flag) {
-        if (impact != null
-                && impact.kind() == Impact.Kind.BOUNDED
-                && (proven(site) || continuous(site) || fixedSign(site) || tolerant(site))) {
+        if (provenBounded(site, impact)) {
             out.reportProven(rule, function, site, message, confidence, impact, flag);
         } else {
             out.report(rule, function, site, message, confidence, impact, flag);
+        }
+    }
+
+    /** Whether {@code impact} is bounded and the code proves it ({@link #report}). */
+    private static boolean provenBounded(Site site, Impact impact) {
+        return impact != null
+                && impact.kind() == Impact.Kind.BOUNDED
+                && (proven(site) || continuous(site) || fixedSign(site) || tolerant(site));
+    }
+
+    /**
+     * {@link #report} of a site whose hazard a flag of the project's build chose ({@link CudaReport#reportChosen}):
+     * a proven bounded impact is reported as proven, any other through {@code reportChosen}.
+     */
+    static void reportChosen(
+            CudaReport out,
+            String rule,
+            String function,
+            Site site,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            FlagCitation flag) {
+        if (provenBounded(site, impact)) {
+            out.reportProven(rule, function, site, message, confidence, impact, flag);
+        } else {
+            out.reportChosen(rule, function, site, message, confidence, impact, flag);
         }
     }
 

@@ -95,6 +95,21 @@ public interface CudaReport {
      */
     void reportPortOnly(String ruleId, String function, Site at, String message, Confidence confidence, Impact impact);
 
+    /**
+     * Reports a site whose hazard exists only through a flag the project's build sets for all of its device code
+     * ({@code flag}: {@code --use_fast_math}, {@code -prec-div=false}, {@code -prec-sqrt=false}; {@link
+     * dev.numlint.model.Identity.Judgement#CHOSEN_APPROXIMATION}, property {@code chosenApproximation}): where its
+     * value only decides comparisons the front end's review makes it a note.
+     */
+    void reportChosen(
+            String ruleId,
+            String function,
+            Site at,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            FlagCitation flag);
+
     /** Why a difference of products is judged without cancellation ({@link #reportWithoutCancellation}). */
     enum NoCancellation {
         /** One component of a complex product or a 2-D rotation: no loss of the pair's accuracy. */
