@@ -140,6 +140,7 @@ final class ContextChoice {
         deviceFromCudaIncluders(chosen, compiled, tus, scanned);
         notCompiledByDatabase(ctx, model, sources, chosen, includedByDbUnits);
         UnbuiltIncluders.review(ctx, model, sources, chosen);
+        UnscannedUnits.review(ctx, model, sources);
         for (Map.Entry<Path, BuildContext> e : chosen.entrySet()) {
             if (!isEmpty(e.getValue()) || e.getValue().notCompiledReason() != null)
                 ctx.addBuildContext(e.getKey(), e.getValue());
