@@ -69,4 +69,36 @@ class UnscannedUnitsTest {
                 .run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
         assertThat(linked.notifications()).noneMatch(n -> n.id().equals(UnscannedUnits.NOTICE));
     }
+
+    /**
+     * A unit the database compiles through a symbolic link to a scanned file (madgraph4gpu: P1_x/X.cc -> ../X.cc,
+     * session 39) is the scanned file, compiled: its entry's flags, the link's directory searched for quoted
+     * includes, no not-compiled note.
+     */
+    @Test
+    void aUnitCompiledThroughALinkIsTheScannedFileCompiled(@TempDir Path dir) throws IOException {
+        for (String d : new String[] {"common", "proc"}) Files.createDirectories(dir.resolve(d));
+        Files.writeString(dir.resolve("common/k.cc"), "#include \"process.h\"\nfloat f(float x) { return x; }\n");
+        Files.writeString(dir.resolve("proc/process.h"), "#define NPROC 4\n");
+        Files.writeString(dir.resolve("common/other.cc"), "int g() { return 0; }\n");
+        Files.createSymbolicLink(dir.resolve("proc/k.cc"), Path.of("../common/k.cc"));
+        String p = dir.resolve("proc").toString();
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                ("[{\"directory\": \"%1$s\", \"file\": \"%1$s/k.cc\", \"arguments\": [\"nvcc\", \"-x\", \"cu\", "
+                                + "\"-DUSE_GPU\", \"-c\", \"k.cc\"]},\n"
+                                + " {\"directory\": \"%2$s/common\", \"file\": \"other.cc\", \"arguments\": [\"c++\", "
+                                + "\"-c\", \"other.cc\"]}]\n")
+                        .formatted(p, dir));
+        TestScanContext ctx = new TestScanContext(dir)
+                .outsideScan(f -> f.startsWith("proc"))
+                .run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
+        var k = ctx.buildContext(dir.resolve("common/k.cc"));
+        assertThat(k.notCompiledReason()).isNull();
+        assertThat(k.defines()).contains("USE_GPU");
+        assertThat(k.compiledAsCuda()).isTrue();
+        assertThat(k.includePaths()).contains(dir.resolve("proc"));
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("not-compiled-units"));
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals(UnscannedUnits.NOTICE));
+    }
 }

@@ -672,6 +672,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (byName.putIfAbsent(n, p) != null) ambiguous.add(n);
         }
         if (used) rep.database(rel, out.entries);
+        Set<Path> scannedSet = new HashSet<>(ctx.files());
+        Map<Path, Path> realScanned = null;
         // the same flag in many entries is one setting: report it once, with the number of entries
         Map<String, List<FlagHazard>> grouped = new LinkedHashMap<>();
         for (CompileCommandsAudit.Entry e : out.entries) {
@@ -695,16 +697,26 @@ public final class BuildFlagAnalyzer implements Analyzer {
                         .add(h);
             }
             Path src = CompileCommandsAudit.resolve(ctx, e, byName, ambiguous);
+            Path link = null;
+            if (src != null && !scannedSet.contains(src)) {
+                // compiled through a symbolic link to a scanned file (madgraph4gpu's P1_*/X.cc -> ../X.cc): the
+                // scanned file is the unit; quoted includes the link's directory resolved stay found there
+                if (realScanned == null) realScanned = realPaths(ctx.files());
+                Path target = realScanned.get(realPath(src));
+                if (target != null) {
+                    link = src.getParent();
+                    src = target;
+                }
+            }
             if (src != null) {
                 if (e.compiler() != FlagTok.Lang.CUDA && !isCuda(src)) {
                     model.hostEntries.putIfAbsent(
                             src,
                             new DbEntry(e, base, "compile_commands.json entry (" + rel + ":" + e.line() + ")", file));
                 }
-                model.db.file(
-                        src,
-                        e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host,
-                        "compile_commands.json entry (" + rel + ":" + e.line() + ")");
+                BuildContext unit = e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host;
+                if (link != null) unit = unit.copy().addIncludePath(link);
+                model.db.file(src, unit, "compile_commands.json entry (" + rel + ":" + e.line() + ")");
             }
         }
         for (List<FlagHazard> hs : grouped.values()) {
@@ -742,6 +754,21 @@ public final class BuildFlagAnalyzer implements Analyzer {
             seen.putIfAbsent(t.loc().shortText() + "\u0000" + t.text() + "\u0000" + t.lang(), t);
         }
         return new ArrayList<>(seen.values());
+    }
+
+    /** The scanned files by their real paths (the first one of each). */
+    private static Map<Path, Path> realPaths(List<Path> files) {
+        Map<Path, Path> out = new HashMap<>();
+        for (Path f : files) out.putIfAbsent(realPath(f), f);
+        return out;
+    }
+
+    private static Path realPath(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return p;
+        }
     }
 
     static boolean isCuda(Path p) {
