@@ -25,6 +25,11 @@ final class PtxTally {
         NOT_BUILT(
                 "units the configured build does not compile (not-compiled-units), so nvcc had guessed flags",
                 "nothing for the build's own units; give the others' compile commands to compile them too"),
+        /** The build's {@code -I} directory lies outside the scanned tree: dropped, so nvcc misses its headers. */
+        INCLUDE_DIR_OUTSIDE(
+                "header not found: the build's include directory outside the scanned tree was not passed to nvcc"
+                        + " (nvcc-flag-dropped)",
+                "add the directories that hold them to the scanned paths (numlint reads nothing outside them)"),
         HEADER_IN_TREE(
                 "header not found, though the scanned tree holds it",
                 "configure the project and pass -p build (its compile_commands.json), or --nvcc-flags \"-I<dir>\""),
@@ -152,6 +157,7 @@ final class PtxTally {
             if (n.id().equals("include-blocked")) return Reason.REFUSED;
         }
         String header = missingHeader(notes);
+        if (header != null && droppedIncludeDir(notes)) return Reason.INCLUDE_DIR_OUTSIDE;
         if (header != null) {
             String base = header.substring(header.lastIndexOf('/') + 1);
             return treeNames.contains(base) ? Reason.HEADER_IN_TREE : Reason.HEADER_ELSEWHERE;
@@ -161,6 +167,17 @@ final class PtxTally {
             return n.message().startsWith("nvcc -ptx failed") ? Reason.COMPILE_ERROR : Reason.OTHER;
         }
         return Reason.OTHER;
+    }
+
+    /** Whether an {@code nvcc-flag-dropped} notice of the unit dropped an include directory outside the tree. */
+    static boolean droppedIncludeDir(List<Notification> notes) {
+        for (Notification n : notes) {
+            if (n.id().equals("nvcc-flag-dropped")
+                    && n.message().endsWith(dev.numlint.toolchain.NvccFlagPolicy.OUTSIDE_DIRECTORY)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The summary notice, or null when no .cu unit was compiled or tried. */

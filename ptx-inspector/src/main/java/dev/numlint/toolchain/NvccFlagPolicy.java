@@ -263,10 +263,13 @@ public final class NvccFlagPolicy {
             return directory ? "not a directory" : "not a regular file";
         }
         if (!dirs.inRoots(real) && !dirs.inSystem(real) && !(directory && dirs.aboveRoots(real))) {
-            return "the " + what + " lies outside the scanned tree and the toolkit";
+            return directory ? OUTSIDE_DIRECTORY : "the " + what + " lies outside the scanned tree and the toolkit";
         }
         return real;
     }
+
+    /** Why an -I directory outside the scanned tree and the toolkit is dropped (the notice's last words). */
+    public static final String OUTSIDE_DIRECTORY = "the directory lies outside the scanned tree and the toolkit";
 
     /** Null when {@code v} is safe as an argument value, else a phrase saying what it contains. */
     public static String unsafe(String v) {

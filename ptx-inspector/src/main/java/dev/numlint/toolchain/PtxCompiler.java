@@ -122,6 +122,21 @@ public final class PtxCompiler {
     public static final String INCLUDE_ADVICE =
             ": give the build's include directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"";
 
+    /**
+     * What a header not found advises: {@link #INCLUDE_ADVICE}, unless the build's own {@code -I} directory was
+     * dropped as lying outside the scanned tree (then -p was no help: the directory must be scanned too).
+     */
+    static String includeAdvice(List<NvccFlagPolicy.Dropped> dropped) {
+        for (NvccFlagPolicy.Dropped x : dropped) {
+            if (NvccFlagPolicy.OUTSIDE_DIRECTORY.equals(x.reason())) {
+                return ": the build's include directory ('" + x.flag() + "') lies outside the scanned tree and was"
+                        + " not passed to nvcc (numlint reads nothing outside it): add that directory to the scanned"
+                        + " paths";
+            }
+        }
+        return INCLUDE_ADVICE;
+    }
+
     /** Like {@link #compile(Path, String, List, String, Function)} without flag origins. */
     public Result compile(Path cu, String arch, List<String> flagList, String displayName) {
         return compile(cu, arch, flagList, displayName, null);
@@ -312,7 +327,7 @@ public final class PtxCompiler {
                                     .append(p.line())
                                     .append(")");
                         }
-                        m.append(" was not found").append(INCLUDE_ADVICE);
+                        m.append(" was not found").append(includeAdvice(d.dropped()));
                     }
                     notes.add(new Notification(
                             displayName, firstLine(r.output(), src), Level.WARNING, "nvcc-failed", m.toString()));

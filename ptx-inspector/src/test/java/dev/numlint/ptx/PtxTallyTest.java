@@ -70,4 +70,33 @@ class PtxTallyTest {
                 .doesNotContain("missing headers")
                 .contains("next step: nothing for the build's own units");
     }
+
+    @Test
+    void aHeaderMissedBecauseTheBuildsIncludeDirectoryLiesOutsideTheTreeSaysSo() {
+        // session 40: the build passes -I to a directory of library headers outside the scanned tree; the flag is
+        // dropped, nvcc misses cufft.h, and -p (given already) is no advice
+        PtxTally t = new PtxTally();
+        t.compiled();
+        List<Notification> notes = List.of(
+                new Notification(
+                        "k.cu",
+                        0,
+                        Level.NOTE,
+                        "nvcc-flag-dropped",
+                        "nvcc flag '-I/opt/extra/include' was not passed to nvcc: "
+                                + dev.numlint.toolchain.NvccFlagPolicy.OUTSIDE_DIRECTORY),
+                new Notification(
+                        "k.cu",
+                        19,
+                        Level.WARNING,
+                        "nvcc-failed",
+                        "nvcc -ptx failed (exit 1): k.cu:19:10: fatal error: cufft.h: No such file or directory;"
+                                + " header #include <cufft.h> (k.cu:19) was not found: the build's include directory"));
+        t.failed(Path.of("k.cu"), notes, Set.of("cufft.h"));
+        assertThat(PtxTally.classify(notes, Set.of("cufft.h"))).isEqualTo(PtxTally.Reason.INCLUDE_DIR_OUTSIDE);
+        assertThat(t.summary().message())
+                .contains("header not found: the build's include directory outside the scanned tree was not passed")
+                .contains("add the directories that hold them to the scanned paths")
+                .doesNotContain("pass -p build");
+    }
 }

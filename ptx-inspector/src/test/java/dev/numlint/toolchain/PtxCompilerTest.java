@@ -422,4 +422,15 @@ class PtxCompilerTest {
         assertThat(PtxCompiler.missingHeader("k.cu(3): error: identifier \"x\" is undefined"))
                 .isNull();
     }
+
+    @Test
+    void aHeaderMissedThroughAnIncludeDirectoryOutsideTheTreeIsAdvisedToScanIt() {
+        var outside = new NvccFlagPolicy.Dropped("-I/opt/extra/include", null, NvccFlagPolicy.OUTSIDE_DIRECTORY);
+        var other = new NvccFlagPolicy.Dropped("-Xptxas", null, "not a code-generation flag numlint passes");
+        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(other, outside)))
+                .startsWith(": the build's include directory ('-I/opt/extra/include') lies outside the scanned tree")
+                .endsWith("add that directory to the scanned paths");
+        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(other)))
+                .isEqualTo(PtxCompiler.INCLUDE_ADVICE);
+    }
 }

@@ -19,8 +19,9 @@ import java.util.List;
  * draw on its source line (a Bernoulli trial: one ulp shifts the odds by about 2^-24). A subtraction of two products is
  * cancellation unless it is one component of a complex product or rotation (its companion is computed nearby).
  * A value that reaches a comparison first is followed on to any integer it also becomes: the gravest outcome is
- * the one named ({@link Impact.Reach}). The walk is bounded (it visits at most {@value #MAX_STEPS} instructions); a
- * comparison found before the bound ran out reaches something not known beyond it (reach null).
+ * the one named ({@link Impact.Reach}). The walk is bounded (it visits at most {@value #MAX_STEPS} instructions):
+ * what lies beyond the bound is not seen, as for a value whose walk finds nothing (bounded), and a value compared
+ * within it reaches a decision.
  */
 public final class Consequences {
     static final int MAX_STEPS = 256;
@@ -74,7 +75,8 @@ public final class Consequences {
             for (int u : facts.defUse().users(cur)) {
                 if (++steps > MAX_STEPS) {
                     if (decision != null) {
-                        return new Consequence(decision.kind(), decision.what(), decision.sink(), null);
+                        // no integer within the bound, as a walk that finds nothing within it is bounded
+                        return decision;
                     }
                     if (colour != null) {
                         return colour;
@@ -183,7 +185,8 @@ public final class Consequences {
      * its own): a comparison, selection or round-to-integral on a line that calls a math-library function but
      * writes no comparison, selection or such rounding itself (the branches inside atanf on {@code return
      * atanf(y / x);}). It is the routine's, not a decision the user's value makes: its documented error bound
-     * covers it. A truncation (cvt.rzi) stays a sink: an implicit conversion to int is written without a mark. A
+     * covers it. A truncation to an integer (cvt.rzi.s32) stays a sink: an implicit conversion to int is written without
+     * a mark; one to an integral float value (cvt.rzi.f64.f64, pow's test of its exponent) is trunc's. A
      * decision at a header position whose {@code .loc} lost its inlined_at chain takes the calling line from the
      * function's other instructions at that position ({@link #inlinedLine}).
      */
@@ -192,9 +195,12 @@ public final class Consequences {
         boolean decision =
                 switch (op) {
                     case "setp", "set", "slct", "testp", "min", "max" -> true;
+                        // a truncation to an integral float value (cvt.rzi.f64.f64: pow's test of whether its exponent
+                        // is an integer) is trunc's, not a conversion written without a mark
                     case "cvt" -> x.rounding() == Instruction.Rounding.RNI
                             || x.rounding() == Instruction.Rounding.RMI
-                            || x.rounding() == Instruction.Rounding.RPI;
+                            || x.rounding() == Instruction.Rounding.RPI
+                            || x.rounding() == Instruction.Rounding.RZI && PtxFacts.isF(x.type());
                     default -> false;
                 };
         if (!decision) {
@@ -212,6 +218,7 @@ public final class Consequences {
                     switch (x.rounding()) {
                         case RNI -> new String[] {"rint", "round", "_rn"};
                         case RMI -> new String[] {"floor", "_rd"};
+                        case RZI -> new String[] {"trunc", "_rz", "modf"};
                         default -> new String[] {"ceil", "_ru"};
                     };
             return !SourceText.callsNamed(line, spelled);
