@@ -230,6 +230,32 @@ class LayerMergeTest {
         assertThat(merge(List.of(src, decided)).get(0).level()).isEqualTo(Level.WARNING);
     }
 
+    /**
+     * What a value reaches (Impact.Reach): an integer the PTX layer followed the quotient to is graver than the
+     * source layer's comparison, and where the source layer lost the value in a call (reach unknown) the PTX layer's
+     * reach through the inlined call is taken; a PTX comparison never lowers a source integer.
+     */
+    @Test
+    void thePtxLayersIntegerIsGraverThanASourceComparisonAndFillsAnUnknownReach() {
+        Impact compared = new Impact(
+                Impact.Kind.AMPLIFIED, "compared in a condition at line 18", null, null, Impact.Reach.DECISION);
+        Impact integer = new Impact(
+                Impact.Kind.AMPLIFIED, "converted to an integer at line 19", null, null, Impact.Reach.CONVERSION);
+        String div = "div.approx.f32 %f3, %f2, %f1";
+        Finding src = source("NL002", 17, "a[i] / n", Level.WARNING, compared);
+        Finding merged = merge(List.of(src, ptxAt("NL002", 17, div, "q = a[i] / n;", integer)))
+                .get(0);
+        assertThat(merged.impact().reach()).isEqualTo(Impact.Reach.CONVERSION);
+        Finding lost = source("NL002", 17, "a[i] / n", Level.WARNING, compared.withReach(null));
+        merged = merge(List.of(lost, ptxAt("NL002", 17, div, "q = a[i] / n;", compared)))
+                .get(0);
+        assertThat(merged.impact().reach()).isEqualTo(Impact.Reach.DECISION);
+        Finding counted = source("NL002", 17, "a[i] / n", Level.WARNING, integer);
+        merged = merge(List.of(counted, ptxAt("NL002", 17, div, "q = a[i] / n;", compared)))
+                .get(0);
+        assertThat(merged.impact().reach()).isEqualTo(Impact.Reach.CONVERSION);
+    }
+
     private static Finding source(String rule, int line, String text, Level level, Impact impact) {
         return Finding.builder(rule)
                 .level(level)

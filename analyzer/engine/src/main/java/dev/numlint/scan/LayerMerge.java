@@ -655,6 +655,19 @@ final class LayerMerge {
                 level = p.level();
             }
         }
+        if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED && impact.reach() == null) {
+            // the source layer lost the value in a call it does not follow; the PTX layer followed it through the
+            // inlined call: what it reached there is the reach
+            for (Finding p : ptx) {
+                if (!p.identity().libraryCode()
+                        && p.impact() != null
+                        && p.impact().kind() == Impact.Kind.AMPLIFIED
+                        && p.impact().reach() != null) {
+                    impact = impact.withReach(p.impact().reach());
+                    break;
+                }
+            }
+        }
         String message = src.message();
         if (impact != src.impact()) {
             b.impact(impact);
