@@ -527,6 +527,13 @@ public record Identity(
          * site whose value only decides comparisons restates that choice, and the front end's review makes it a note;
          * a site whose value becomes an integer or an index keeps its level (the one-ulp error moves a bin or a pixel).
          */
-        CHOSEN_APPROXIMATION
+        CHOSEN_APPROXIMATION,
+        /**
+         * A contraction evaluated in double whose products do not cancel: fused or not, it moves by an ulp of a
+         * product (2^-53 of it), so a comparison it reaches flips only for a value within that of its threshold, a
+         * tie that a difference of products (reported as cancellation) makes, not data; the front end's review makes
+         * a site that only decides comparisons a note; an integer or an index it reaches keeps its level.
+         */
+        DOUBLE_ROUNDING
     }
 }

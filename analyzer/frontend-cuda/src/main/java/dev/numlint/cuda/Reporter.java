@@ -219,6 +219,12 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void reportInDouble(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, "doubleRounding", null);
+    }
+
+    @Override
     public void reportWithoutCancellation(
             NoCancellation why,
             String rule,
@@ -296,7 +302,10 @@ final class Reporter implements CudaReport {
                                                                         : "chosenApproximation".equals(property)
                                                                                 ? Identity.Judgement
                                                                                         .CHOSEN_APPROXIMATION
-                                                                                : null));
+                                                                                : "doubleRounding".equals(property)
+                                                                                        ? Identity.Judgement
+                                                                                                .DOUBLE_ROUNDING
+                                                                                        : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());

@@ -95,15 +95,34 @@ public final class ContractedMulAdd implements PtxCheck {
         String what = in.opcode().equals("mad")
                 ? PtxMessages.format(ruleId(), "ptx-what-mad", "type", t)
                 : PtxMessages.format(ruleId(), "ptx-what-fma");
-        out.accept(new PtxHit(
-                ruleId(),
-                facts.function(),
+        out.accept(inDoubleJudged(
                 in,
-                PtxMessages.message(ruleId(), "ptx-fma", "instr", in.text(), "what", what),
-                c,
-                List.of(),
-                in.mnemonic(),
-                cq));
+                product(facts, facts.defOf(in, 3)),
+                cq,
+                new PtxHit(
+                        ruleId(),
+                        facts.function(),
+                        in,
+                        PtxMessages.message(ruleId(), "ptx-fma", "instr", in.text(), "what", what),
+                        c,
+                        List.of(),
+                        in.mnemonic(),
+                        cq)));
+    }
+
+    /**
+     * {@code hit} judged {@link dev.numlint.model.Identity.Judgement#DOUBLE_ROUNDING} when {@code in} is an f64
+     * contraction whose value is amplified and whose addend is no product ({@code otherProduct}: exact or not, it can
+     * cancel the rounded one, a tie the program makes; a difference of products is a cancellation anyway).
+     */
+    private static boolean product(PtxFacts facts, Instruction d) {
+        return d != null && Consequences.isProduct(facts, d);
+    }
+
+    private static PtxHit inDoubleJudged(Instruction in, boolean otherProduct, Consequence cq, PtxHit hit) {
+        return "f64".equals(in.type()) && !otherProduct && cq != null && cq.kind() == Impact.Kind.AMPLIFIED
+                ? hit.withJudgement(dev.numlint.model.Identity.Judgement.DOUBLE_ROUNDING)
+                : hit;
     }
 
     /** The fma's own pattern first (a*d - b*c contracted: cancellation), then what its result decides. */
@@ -232,16 +251,27 @@ public final class ContractedMulAdd implements PtxCheck {
                 cq = difference(facts, add, mul, other);
             }
             cq = inDouble(facts, add, cq);
-            out.accept(new PtxHit(
-                    ruleId(),
-                    facts.function(),
+            out.accept(inDoubleJudged(
                     add,
-                    PtxMessages.message(
-                            ruleId(), "ptx-muladd", "mul", mul.text(), "add", add.text(), "fusion", "may fuse them"),
-                    mline == null ? Confidence.MEDIUM : Confidence.HIGH,
-                    List.of(mul),
-                    "mul+" + add.mnemonic(),
-                    cq));
+                    product(facts, facts.defOf(add, 3 - k)),
+                    cq,
+                    new PtxHit(
+                            ruleId(),
+                            facts.function(),
+                            add,
+                            PtxMessages.message(
+                                    ruleId(),
+                                    "ptx-muladd",
+                                    "mul",
+                                    mul.text(),
+                                    "add",
+                                    add.text(),
+                                    "fusion",
+                                    "may fuse them"),
+                            mline == null ? Confidence.MEDIUM : Confidence.HIGH,
+                            List.of(mul),
+                            "mul+" + add.mnemonic(),
+                            cq)));
             return;
         }
     }

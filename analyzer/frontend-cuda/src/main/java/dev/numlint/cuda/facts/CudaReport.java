@@ -110,6 +110,20 @@ public interface CudaReport {
             Impact impact,
             FlagCitation flag);
 
+    /**
+     * Reports a contraction evaluated in double whose products do not cancel ({@link
+     * dev.numlint.model.Identity.Judgement#DOUBLE_ROUNDING}, property {@code doubleRounding}): where its value only
+     * decides comparisons the front end's review makes it a note.
+     */
+    void reportInDouble(
+            String ruleId,
+            String function,
+            Site at,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            FlagCitation flag);
+
     /** Why a difference of products is judged without cancellation ({@link #reportWithoutCancellation}). */
     enum NoCancellation {
         /** One component of a complex product or a 2-D rotation: no loss of the pair's accuracy. */

@@ -12,8 +12,8 @@ import dev.numlint.model.Location;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link ChosenApproximations}: which sites of an approximation the build chose become notes. */
-class ChosenApproximationsTest {
+/** {@link OnlyComparisons}: which sites of an approximation the build chose become notes. */
+class OnlyComparisonsTest {
     private static Finding finding(Identity.Judgement judgement, Level level, Impact impact) {
         Finding.Builder b = Finding.builder("NL002")
                 .level(level)
@@ -32,7 +32,7 @@ class ChosenApproximationsTest {
 
     @Test
     void aChosenApproximationThatOnlyDecidesComparisonsIsANoteThatSaysWhy() {
-        List<Finding> out = ChosenApproximations.review(List.of(
+        List<Finding> out = OnlyComparisons.review(List.of(
                 finding(Identity.Judgement.CHOSEN_APPROXIMATION, Level.WARNING, amplified(Impact.Reach.DECISION))));
         assertEquals(Level.NOTE, out.get(0).level());
         assertTrue(
@@ -57,7 +57,7 @@ class ChosenApproximationsTest {
                         Level.WARNING,
                         new Impact(Impact.Kind.CANCELLATION, "cancels against another product at line 14", null, null)),
                 finding(Identity.Judgement.CHOSEN_APPROXIMATION, Level.WARNING, null));
-        assertEquals(in, ChosenApproximations.review(in));
+        assertEquals(in, OnlyComparisons.review(in));
     }
 
     @Test
@@ -67,7 +67,7 @@ class ChosenApproximationsTest {
                 finding(null, Level.WARNING, amplified(Impact.Reach.DECISION)),
                 finding(Identity.Judgement.PROVEN, Level.WARNING, amplified(Impact.Reach.DECISION)),
                 finding(Identity.Judgement.CHOSEN_APPROXIMATION, Level.NOTE, amplified(Impact.Reach.DECISION)));
-        assertEquals(in, ChosenApproximations.review(in));
+        assertEquals(in, OnlyComparisons.review(in));
     }
 
     @Test
@@ -78,8 +78,23 @@ class ChosenApproximationsTest {
                         .toBuilder()
                         .message(longMessage)
                         .build();
-        Finding out = ChosenApproximations.review(List.of(f)).get(0);
+        Finding out = OnlyComparisons.review(List.of(f)).get(0);
         assertTrue(out.message().length() <= dev.numlint.rules.Quote.MESSAGE, out.message());
         assertTrue(out.message().endsWith("; only compared, in math the build chose"), out.message());
+    }
+
+    @Test
+    void aDoubleContractionThatOnlyDecidesComparisonsIsANoteItsIntegerIsNot() {
+        Finding decided =
+                finding(Identity.Judgement.DOUBLE_ROUNDING, Level.WARNING, amplified(Impact.Reach.DECISION)).toBuilder()
+                        .message(
+                                "'v * a + w' may become one fma (-fmad=true default): compared in a condition at line 13")
+                        .build();
+        Finding out = OnlyComparisons.review(List.of(decided)).get(0);
+        assertEquals(Level.NOTE, out.level());
+        assertTrue(out.message().endsWith("; in double, only a tie can flip it"), out.message());
+        Finding counted =
+                finding(Identity.Judgement.DOUBLE_ROUNDING, Level.WARNING, amplified(Impact.Reach.CONVERSION));
+        assertEquals(List.of(counted), OnlyComparisons.review(List.of(counted)));
     }
 }
