@@ -36,6 +36,23 @@ class ClangUnitTest {
         return u;
     }
 
+    /** nvcc's {@code __CUDACC__} is 1: a header that tests {@code #if !__CUDACC__} reads as nvcc reads it. */
+    @Test
+    void aTestOfCudaccHasNvccsValue() throws Exception {
+        ClangUnit u = parse(
+                "guarded.cu",
+                """
+                #if !__CUDACC__
+                #error host only
+                #endif
+                #if __CUDACC__
+                __global__ void k(float *o) { o[0] = o[1] / o[2]; }
+                #endif
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.errors()).isZero();
+    }
+
     /**
      * A definition without an execution space after a {@code __host__ __device__} declaration: nvcc compiles it with
      * the declaration's space; Clang's "cannot overload" is no error of the code (no clang-error notice for it).

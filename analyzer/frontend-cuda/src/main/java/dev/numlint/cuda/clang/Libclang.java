@@ -152,6 +152,7 @@ public final class Libclang {
                         false);
             }
             write(dir.resolve(SURFACES), CudaSurfaces.HEADER, true);
+            write(dir.resolve(NVCC_MACROS), NVCC_MACROS_TEXT, true);
             try {
                 LibraryStubs.extract(dir);
             } catch (IOException | RuntimeException e) {
@@ -165,6 +166,23 @@ public final class Libclang {
 
     /** The file name of numlint's declarations of CUDA's surface functions in the stub directory. */
     static final String SURFACES = "numlint_cuda_surfaces.h";
+
+    /** The file name of the macros nvcc gives a value and Clang's CUDA wrapper does not ({@link #NVCC_MACROS_TEXT}). */
+    static final String NVCC_MACROS = "numlint_nvcc_macros.h";
+
+    /**
+     * nvcc defines {@code __CUDACC__} as 1, and code tests it with {@code #if !__CUDACC__} (session 40: j-pet-mlem's
+     * headers, 35 "expected value in expression" errors); Clang's CUDA wrapper defines it empty. Read after the
+     * wrapper, as nvcc has it.
+     */
+    static final String NVCC_MACROS_TEXT =
+            """
+            /* numlint: nvcc defines __CUDACC__ as 1; Clang's CUDA wrapper defines it empty (numlint's own text). */
+            #ifdef __CUDACC__
+            #undef __CUDACC__
+            #define __CUDACC__ 1
+            #endif
+            """;
 
     /**
      * Writes {@code text} to {@code f} through a temporary file and an atomic move, unless it is there already (with
@@ -201,7 +219,10 @@ public final class Libclang {
         Path libraries = LibraryStubs.folder(stubs);
         if (LibraryStubs.enabled() && Files.isDirectory(libraries))
             a.addAll(java.util.List.of("-idirafter", libraries.toString()));
-        if (cuda) a.addAll(java.util.List.of("-include", stubs.resolve(SURFACES).toString()));
+        if (cuda) {
+            a.addAll(java.util.List.of("-include", stubs.resolve(SURFACES).toString()));
+            a.addAll(java.util.List.of("-include", stubs.resolve(NVCC_MACROS).toString()));
+        }
         return a;
     }
 }
