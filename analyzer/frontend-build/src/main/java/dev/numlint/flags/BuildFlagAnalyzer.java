@@ -757,13 +757,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** The scanned files by their real paths (the first one of each). */
-    private static Map<Path, Path> realPaths(List<Path> files) {
+    static Map<Path, Path> realPaths(List<Path> files) {
         Map<Path, Path> out = new HashMap<>();
         for (Path f : files) out.putIfAbsent(realPath(f), f);
         return out;
     }
 
-    private static Path realPath(Path p) {
+    static Path realPath(Path p) {
         try {
             return p.toRealPath();
         } catch (IOException | RuntimeException e) {

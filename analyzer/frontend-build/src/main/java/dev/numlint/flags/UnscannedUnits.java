@@ -4,7 +4,6 @@ import dev.numlint.model.BuildContext;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.spi.ScanContext;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -42,8 +41,9 @@ final class UnscannedUnits {
                 continue;
             }
             if (Files.isSymbolicLink(unit)) {
-                if (realScanned == null) realScanned = realPaths(sources);
-                if (realScanned.contains(real(unit))) continue;
+                if (realScanned == null)
+                    realScanned = BuildFlagAnalyzer.realPaths(sources).keySet();
+                if (realScanned.contains(BuildFlagAnalyzer.realPath(unit))) continue;
             }
             List<Path> inc = IncludeScan.quotedIncludes(unit, e.getValue().includePaths(), scanned);
             if (!inc.isEmpty()) left.put(ctx.relativize(unit), ctx.relativize(inc.get(0)));
@@ -66,19 +66,5 @@ final class UnscannedUnits {
                         + String.join("; ", shown) + (n > shown.size() ? "; and " + (n - shown.size()) + " more" : "")
                         + "): the templates and kernels they instantiate there are analyzed only as the scanned"
                         + " units use them; scan those units too"));
-    }
-
-    private static Set<Path> realPaths(List<Path> files) {
-        Set<Path> out = new HashSet<>();
-        for (Path f : files) out.add(real(f));
-        return out;
-    }
-
-    private static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p;
-        }
     }
 }

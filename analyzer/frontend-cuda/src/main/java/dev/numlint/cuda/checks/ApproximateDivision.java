@@ -78,7 +78,7 @@ public final class ApproximateDivision implements CudaCheck {
                             fl.origin() != null ? fl.origin().flag() : fl.text(),
                             "consequence",
                             impact.consequence());
-            Consequences.reportChosen(out, "NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl);
+            Consequences.report(out, "NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl, true);
         }
     }
 

@@ -60,7 +60,7 @@ public final class ApproximateMathFunction implements CudaCheck {
             } else if (c.site().device() && out.build().effectiveFastMath() && c.fastMathTarget() != null) {
                 FlagCitation fl = out.flag(ApproximateDivision::fastMath, "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                Consequences.reportChosen(
+                Consequences.report(
                         out,
                         "NL006",
                         facts.function,
@@ -78,13 +78,14 @@ public final class ApproximateMathFunction implements CudaCheck {
                                         impact.consequence()),
                         Confidence.HIGH,
                         impact,
-                        fl);
+                        fl,
+                        true);
             } else if (c.site().device() && !out.build().effectivePrecSqrt() && c.floatSqrt()) {
                 FlagCitation fl = out.flag(
                         x -> x.contains("prec-sqrt") || ApproximateDivision.fastMath(x),
                         Boolean.FALSE.equals(out.build().precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                Consequences.reportChosen(
+                Consequences.report(
                         out,
                         "NL006",
                         facts.function,
@@ -100,7 +101,8 @@ public final class ApproximateMathFunction implements CudaCheck {
                                         impact.consequence()),
                         Confidence.HIGH,
                         impact,
-                        fl);
+                        fl,
+                        true);
             }
         }
     }

@@ -263,25 +263,14 @@ final class Consequences {
             Confidence confidence,
             Impact impact,
             FlagCitation flag) {
-        if (provenBounded(site, impact)) {
-            out.reportProven(rule, function, site, message, confidence, impact, flag);
-        } else {
-            out.report(rule, function, site, message, confidence, impact, flag);
-        }
-    }
-
-    /** Whether {@code impact} is bounded and the code proves it ({@link #report}). */
-    private static boolean provenBounded(Site site, Impact impact) {
-        return impact != null
-                && impact.kind() == Impact.Kind.BOUNDED
-                && (proven(site) || continuous(site) || fixedSign(site) || tolerant(site));
+        report(out, rule, function, site, message, confidence, impact, flag, false);
     }
 
     /**
-     * {@link #report} of a site whose hazard a flag of the project's build chose ({@link CudaReport#reportChosen}):
-     * a proven bounded impact is reported as proven, any other through {@code reportChosen}.
+     * {@link #report}; {@code chosen}: the hazard is an approximation a flag of the project's build chose ({@link
+     * CudaReport#reportChosen}), reported so unless its bounded impact is proven.
      */
-    static void reportChosen(
+    static void report(
             CudaReport out,
             String rule,
             String function,
@@ -289,11 +278,16 @@ final class Consequences {
             String message,
             Confidence confidence,
             Impact impact,
-            FlagCitation flag) {
-        if (provenBounded(site, impact)) {
+            FlagCitation flag,
+            boolean chosen) {
+        if (impact != null
+                && impact.kind() == Impact.Kind.BOUNDED
+                && (proven(site) || continuous(site) || fixedSign(site) || tolerant(site))) {
             out.reportProven(rule, function, site, message, confidence, impact, flag);
-        } else {
+        } else if (chosen) {
             out.reportChosen(rule, function, site, message, confidence, impact, flag);
+        } else {
+            out.report(rule, function, site, message, confidence, impact, flag);
         }
     }
 
