@@ -757,13 +757,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** The scanned files by their real paths (the first one of each). */
-    static Map<Path, Path> realPaths(List<Path> files) {
+    private static Map<Path, Path> realPaths(List<Path> files) {
         Map<Path, Path> out = new HashMap<>();
         for (Path f : files) out.putIfAbsent(realPath(f), f);
         return out;
     }
 
-    static Path realPath(Path p) {
+    private static Path realPath(Path p) {
         try {
             return p.toRealPath();
         } catch (IOException | RuntimeException e) {

@@ -5,7 +5,6 @@ import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.spi.ScanContext;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,7 +20,7 @@ import java.util.TreeMap;
  * units into {@code build/}; with {@code build/} excluded, the device headers were analyzed only as the host units
  * see them, 2 findings instead of 133, and nothing said so). One {@code units-not-scanned} note names them and what
  * they include, so that the user can scan them too. Only units inside the trust boundary are read (their includes);
- * a unit that is a symbolic link to a scanned file is the scanned file under another name, not left out.
+ * a unit compiled through a symbolic link to a scanned file is that file (BuildFlagAnalyzer), not left out.
  */
 final class UnscannedUnits {
     static final String NOTICE = "units-not-scanned";
@@ -31,20 +30,12 @@ final class UnscannedUnits {
     static void review(ScanContext ctx, BuildFlagAnalyzer.Model model, List<Path> sources) {
         if (model.dbUsed == null || model.db.files.isEmpty() || model.sink == null) return;
         Set<Path> scanned = new HashSet<>(sources);
-        Set<Path> realScanned = null;
         Map<String, String> left = new TreeMap<>(); // unit -> first scanned file it includes
         for (Map.Entry<Path, BuildContext> e : model.db.files.entrySet()) {
             Path unit = e.getKey();
+            // an entry through a link to a scanned file is keyed by that file already (BuildFlagAnalyzer)
             if (!ContextChoice.unit(unit) || scanned.contains(unit)) continue;
-            if (!BuildFlagAnalyzer.inTree(ctx.boundary(), unit)
-                    || !Files.isRegularFile(unit, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(unit)) {
-                continue;
-            }
-            if (Files.isSymbolicLink(unit)) {
-                if (realScanned == null)
-                    realScanned = BuildFlagAnalyzer.realPaths(sources).keySet();
-                if (realScanned.contains(BuildFlagAnalyzer.realPath(unit))) continue;
-            }
+            if (!BuildFlagAnalyzer.inTree(ctx.boundary(), unit) || !Files.isRegularFile(unit)) continue;
             List<Path> inc = IncludeScan.quotedIncludes(unit, e.getValue().includePaths(), scanned);
             if (!inc.isEmpty()) left.put(ctx.relativize(unit), ctx.relativize(inc.get(0)));
         }

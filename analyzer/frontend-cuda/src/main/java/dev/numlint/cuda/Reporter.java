@@ -243,6 +243,22 @@ final class Reporter implements CudaReport {
         report(rule, function, at, message, conf, impact, flag, "impactProven", null);
     }
 
+    /** The judgement a report's property stands for ({@code impactProven}: proven ...), or null. */
+    private static Identity.Judgement judgement(String property) {
+        if (property == null) return null;
+        return switch (property) {
+            case "impactProven" -> Identity.Judgement.PROVEN;
+            case "pairedComponent" -> Identity.Judgement.PAIRED_COMPONENT;
+            case "termsCannotCancel" -> Identity.Judgement.TERMS_CANNOT_CANCEL;
+            case "inDouble" -> Identity.Judgement.IN_DOUBLE;
+            case "costOnly" -> Identity.Judgement.COST;
+            case "portOnly" -> Identity.Judgement.PORT;
+            case "chosenApproximation" -> Identity.Judgement.CHOSEN_APPROXIMATION;
+            case "doubleRounding" -> Identity.Judgement.DOUBLE_ROUNDING;
+            default -> null;
+        };
+    }
+
     private void report(
             String rule,
             String function,
@@ -286,26 +302,7 @@ final class Reporter implements CudaReport {
                 // the statement goes on below the expression: the PTX layer may name a line of it (LayerMerge)
                 .withStatementEnd(at.statementEnd() > at.endLine() ? at.statementEnd() : 0)
                 .withSum(sums.remove(at))
-                .withJudgement(
-                        "impactProven".equals(property)
-                                ? Identity.Judgement.PROVEN
-                                : "pairedComponent".equals(property)
-                                        ? Identity.Judgement.PAIRED_COMPONENT
-                                        : "termsCannotCancel".equals(property)
-                                                ? Identity.Judgement.TERMS_CANNOT_CANCEL
-                                                : "inDouble".equals(property)
-                                                        ? Identity.Judgement.IN_DOUBLE
-                                                        : "costOnly".equals(property)
-                                                                ? Identity.Judgement.COST
-                                                                : "portOnly".equals(property)
-                                                                        ? Identity.Judgement.PORT
-                                                                        : "chosenApproximation".equals(property)
-                                                                                ? Identity.Judgement
-                                                                                        .CHOSEN_APPROXIMATION
-                                                                                : "doubleRounding".equals(property)
-                                                                                        ? Identity.Judgement
-                                                                                                .DOUBLE_ROUNDING
-                                                                                        : null));
+                .withJudgement(judgement(property)));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
