@@ -212,6 +212,29 @@ class LayerMergeTest {
     }
 
     /**
+     * A double contraction the source layer saw only stored (or judged a difference deciding nothing, IN_DOUBLE) takes
+     * the PTX layer's DOUBLE_ROUNDING judgement with the comparison it followed the value to, so that the front
+     * end's review can say that only a tie flips it; a PTX decision without that judgement leaves the source's.
+     */
+    @Test
+    void aPtxDecisionJudgedInDoubleCarriesItsJudgementIntoTheMergedFinding() {
+        String stored = "only stored (line 8): a few ulp apart";
+        Finding src = source("NL003", 8, "sig[i] + k*d", Level.NOTE, Impact.bounded(stored));
+        Impact cmp = new Impact(
+                Impact.Kind.AMPLIFIED, "compared in a condition at line 9", null, null, Impact.Reach.DECISION);
+        Finding judged = ptxAt("NL003", 8, "fma.rn.f64 %fd15, %fd8, %fd13, %fd14", "sig[i] = sig[i] + k*d;", cmp);
+        judged = judged.toBuilder()
+                .identity(judged.identity().withJudgement(Identity.Judgement.DOUBLE_ROUNDING))
+                .build();
+        Finding merged = merge(List.of(src, judged)).get(0);
+        assertThat(merged.level()).isEqualTo(Level.WARNING);
+        assertThat(merged.impact().reach()).isEqualTo(Impact.Reach.DECISION);
+        assertThat(merged.identity().judgement()).isEqualTo(Identity.Judgement.DOUBLE_ROUNDING);
+        Finding plain = ptxAt("NL003", 8, "fma.rn.f64 %fd15, %fd8, %fd13, %fd14", "sig[i] = sig[i] + k*d;", cmp);
+        assertThat(merge(List.of(src, plain)).get(0).identity().judgement()).isNull();
+    }
+
+    /**
      * Session 17's evaluation: a quotient the source saw only stored (a note) became a warning when PTX confirmed its
      * div.approx, whose PTX finding follows the value nowhere (no impact). The level follows the consequence: the PTX
      * finding raises it only with a graver impact.

@@ -157,6 +157,51 @@ class PtxAnalyzerTest {
     }
 
     /**
+     * A double difference of products compared itself keeps its judgement-free warning (its cancellation meets the
+     * threshold undiluted); the same difference added to another term before the comparison is judged
+     * DOUBLE_ROUNDING: 2^-53 of a product against that sum, a tie. The first as an fma of a negated product, the
+     * second as nvcc 13 writes it (two mul and a sub that ptxas may fuse).
+     */
+    @Test
+    void aDoubleDifferenceComparedAfterAnAddedTermIsJudgedInDouble() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                dir.resolve("src/d.cu"),
+                "// kernel\n__global__ void k(double* a, int* n)\n{\n    double d = a[1] * a[2] - a[3] * a[4];\n"
+                        + "    if (d > 0.0) n[0] = 1;\n    double e = a[5] * a[6] - a[7] * a[8];\n"
+                        + "    if (a[9] + e < 1e-14) n[1] = 1;\n}\n");
+        Files.writeString(
+                dir.resolve("d.ptx"),
+                HEAD + ".visible .entry _Z1kPdPi(.param .u64 p0, .param .u64 p1) {\n"
+                        + " .reg .pred %p<3>; .reg .f64 %fd<20>; .reg .b32 %r<3>; .reg .b64 %rd<3>;\n"
+                        + " .loc 1 3 0\n ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+                        + " .loc 1 4 5\n ld.global.f64 %fd1, [%rd1+8];\n ld.global.f64 %fd2, [%rd1+16];\n"
+                        + " ld.global.f64 %fd3, [%rd1+24];\n ld.global.f64 %fd4, [%rd1+32];\n"
+                        + " mul.f64 %fd5, %fd3, %fd4;\n neg.f64 %fd6, %fd5;\n fma.rn.f64 %fd7, %fd1, %fd2, %fd6;\n"
+                        + " .loc 1 5 5\n setp.gt.f64 %p1, %fd7, 0d0000000000000000;\n"
+                        + " .loc 1 6 5\n ld.global.f64 %fd8, [%rd1+40];\n ld.global.f64 %fd9, [%rd1+48];\n"
+                        + " ld.global.f64 %fd10, [%rd1+56];\n ld.global.f64 %fd11, [%rd1+64];\n"
+                        + " mul.f64 %fd12, %fd10, %fd11;\n mul.f64 %fd13, %fd8, %fd9;\n"
+                        + " sub.f64 %fd14, %fd13, %fd12;\n"
+                        + " .loc 1 7 5\n ld.global.f64 %fd15, [%rd1+72];\n add.f64 %fd16, %fd15, %fd14;\n"
+                        + " setp.lt.f64 %p2, %fd16, 0d3D06849B86A12B9B;\n ret;\n}\n"
+                        + " .file 1 \"src/d.cu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        Finding itself = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL003") && x.location().startLine() == 4)
+                .findFirst()
+                .orElseThrow();
+        assertThat(itself.impact().reach()).isEqualTo(dev.numlint.model.Impact.Reach.DECISION);
+        assertThat(itself.identity().judgement()).isNull();
+        Finding diluted = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL003") && x.location().startLine() == 6)
+                .findFirst()
+                .orElseThrow();
+        assertThat(diluted.impact().reach()).isEqualTo(dev.numlint.model.Impact.Reach.DECISION);
+        assertThat(diluted.identity().judgement()).isEqualTo(dev.numlint.model.Identity.Judgement.DOUBLE_ROUNDING);
+    }
+
+    /**
      * A value compared first and converted to an integer after is followed on to the integer: the graver outcome is
      * the one named and typed ({@code Impact.Reach}); one only compared reaches a decision. A .ptx file of its own
      * has no build context: its approximate division is nobody's chosen flag (no judgement).

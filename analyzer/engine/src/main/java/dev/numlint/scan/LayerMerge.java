@@ -626,6 +626,7 @@ final class LayerMerge {
         boolean paired = src.identity().judgement() == Identity.Judgement.PAIRED_COMPONENT
                 || src.identity().judgement() == Identity.Judgement.TERMS_CANNOT_CANCEL
                 || src.identity().judgement() == Identity.Judgement.IN_DOUBLE;
+        Finding raisedBy = null;
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
             PtxOccurrences.adoptCode(b, p);
@@ -647,6 +648,7 @@ final class LayerMerge {
             boolean graver = p.impact() != null && p.impact().graverThan(impact);
             if (graver) {
                 impact = p.impact();
+                raisedBy = p;
             }
             // the level follows the consequence: a PTX finding raises it only with a graver impact than the source
             // layer judged (a decision the source did not follow), never for the bare instruction it confirms (a
@@ -676,6 +678,14 @@ final class LayerMerge {
             message = withConsequence(message, src.identity().consequence(), impact);
         }
         b.level(level);
+        if (raisedBy != null
+                && raisedBy.identity().judgement() == Identity.Judgement.DOUBLE_ROUNDING
+                && (src.identity().judgement() == null || src.identity().judgement() == Identity.Judgement.IN_DOUBLE)) {
+            // the PTX layer followed the value to what it decides and judged that in double: a comparison it reaches
+            // after other terms were added to it (the source layer saw it only stored, or deciding nothing) flips
+            // only at a tie, which the front end's review says (cuda/OnlyComparisons)
+            b.identity(b.identity().withJudgement(Identity.Judgement.DOUBLE_ROUNDING));
+        }
         if (confirmed) {
             String marker = RuleCatalog.get().phrase("ptx-confirmed");
             if (!message.endsWith(" " + marker)) {

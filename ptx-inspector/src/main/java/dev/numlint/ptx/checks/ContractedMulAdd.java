@@ -113,16 +113,24 @@ public final class ContractedMulAdd implements PtxCheck {
     /**
      * {@code hit} judged {@link dev.numlint.model.Identity.Judgement#DOUBLE_ROUNDING} when {@code in} is an f64
      * contraction whose value is amplified and whose addend is no product ({@code otherProduct}: exact or not, it can
-     * cancel the rounded one, a tie the program makes; a difference of products is a cancellation anyway).
+     * cancel the rounded one, a tie the program makes; a difference of products is a cancellation anyway), or whose
+     * value reaches only comparisons after other terms were added to it.
      */
     private static boolean product(PtxFacts facts, Instruction d) {
+        if (d != null && d.opcode().equals("neg")) {
+            d = facts.defOf(d, 1); // a*b - c*d as fma(a, b, -(c*d))
+        }
         return d != null && Consequences.isProduct(facts, d);
     }
 
     private static PtxHit inDoubleJudged(Instruction in, boolean otherProduct, Consequence cq, PtxHit hit) {
-        return "f64".equals(in.type()) && !otherProduct && cq != null && cq.kind() == Impact.Kind.AMPLIFIED
-                ? hit.withJudgement(dev.numlint.model.Identity.Judgement.DOUBLE_ROUNDING)
-                : hit;
+        if (!"f64".equals(in.type()) || cq == null || cq.kind() != Impact.Kind.AMPLIFIED) {
+            return hit;
+        }
+        // a second product meets the comparison undiluted only when the difference itself is compared: other terms
+        // added first (sig + k*(a*b - c*d) < floor) leave 2^-53 of a product against their sum, a tie again
+        boolean diluted = cq.reach() == Impact.Reach.DECISION && !cq.direct();
+        return !otherProduct || diluted ? hit.withJudgement(dev.numlint.model.Identity.Judgement.DOUBLE_ROUNDING) : hit;
     }
 
     /** The fma's own pattern first (a*d - b*c contracted: cancellation), then what its result decides. */

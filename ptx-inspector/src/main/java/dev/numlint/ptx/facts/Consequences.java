@@ -33,10 +33,22 @@ public final class Consequences {
      * @param what short phrase for the message, e.g. "converted to an integer"
      * @param sink the instruction that consumes it, or null
      * @param reach for an amplified value, the gravest outcome it reaches (null: not known)
+     * @param direct the sink consumes the value itself, only moved, negated, converted or scaled on the way (a
+     *     comparison of a difference of products itself, where its cancellation meets the threshold undiluted); false
+     *     where other terms were added to it first
      */
-    public record Consequence(Impact.Kind kind, String what, Instruction sink, Impact.Reach reach) {
+    public record Consequence(Impact.Kind kind, String what, Instruction sink, Impact.Reach reach, boolean direct) {
+        public Consequence(Impact.Kind kind, String what, Instruction sink, Impact.Reach reach) {
+            this(kind, what, sink, reach, true);
+        }
+
         public Consequence(Impact.Kind kind, String what, Instruction sink) {
             this(kind, what, sink, null);
+        }
+
+        /** This consequence, reached after other terms were added to the value ({@code direct} false). */
+        Consequence diluted() {
+            return direct ? new Consequence(kind, what, sink, reach, false) : this;
         }
     }
 
@@ -101,7 +113,7 @@ public final class Consequences {
                 }
                 if (c != null && c.reach() == Impact.Reach.DECISION) {
                     if (decision == null) {
-                        decision = c;
+                        decision = isDirect ? c : c.diluted();
                     }
                     continue;
                 }

@@ -280,15 +280,23 @@ final class Consequences {
             Impact impact,
             FlagCitation flag,
             boolean chosen) {
-        if (impact != null
-                && impact.kind() == Impact.Kind.BOUNDED
-                && (proven(site) || continuous(site) || fixedSign(site) || tolerant(site))) {
+        if (provenBounded(site, impact)) {
             out.reportProven(rule, function, site, message, confidence, impact, flag);
         } else if (chosen) {
             out.reportChosen(rule, function, site, message, confidence, impact, flag);
         } else {
             out.report(rule, function, site, message, confidence, impact, flag);
         }
+    }
+
+    /**
+     * Whether {@code impact} is bounded and the code proves it (statistical, continuous, of fixed sign or only tested
+     * against a tolerance): {@link #report} reports it through {@link CudaReport#reportProven}.
+     */
+    static boolean provenBounded(Site site, Impact impact) {
+        return impact != null
+                && impact.kind() == Impact.Kind.BOUNDED
+                && (proven(site) || continuous(site) || fixedSign(site) || tolerant(site));
     }
 
     /** The consequence of a value that only decides random outcomes statistically. */

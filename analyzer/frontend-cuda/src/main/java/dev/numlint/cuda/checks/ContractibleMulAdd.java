@@ -180,10 +180,13 @@ public final class ContractibleMulAdd implements CudaCheck {
                     && c.site().inDouble()
                     && !c.differenceOfProducts()
                     && !otherProduct(c)
-                    && impact.kind() == Impact.Kind.AMPLIFIED) {
+                    && !Consequences.provenBounded(c.site(), impact)) {
                 // in double: what it decides flips only at a tie (cuda/OnlyComparisons reviews the merged
-                // finding); a second product, exact or not, can make that tie: not here. Host code keeps its level:
-                // its whole-number arithmetic past 2^53 (whole_powers.c) makes ties by construction
+                // finding); a second product, exact or not, can make that tie: not here. Judged so whatever this
+                // layer saw it reach: a value it saw only stored may be compared in the PTX layer's flow, which
+                // raises the merged finding to that comparison (session 40's cuDisc: 'sig[i] = sig[i] + k*dRf', then
+                // 'if (sig[i] < floor)'). Host code keeps its level: its whole-number arithmetic past 2^53
+                // (whole_powers.c) makes ties by construction
                 out.reportInDouble("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
             } else Consequences.report(out, "NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
         }
