@@ -202,6 +202,37 @@ class PtxAnalyzerTest {
     }
 
     /**
+     * Float data combined with a double the code declares is deliberate FP64 (NL008): bounded, a note, also where its
+     * float result is compared afterwards; the code decides as written and no float computation it did not write is
+     * the reference (session 40's evaluation: every sampled such warning was deliberate precision).
+     */
+    @Test
+    void aDeliberateDoubleThatDecidesAComparisonStaysBounded() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                dir.resolve("src/w.cu"),
+                "// kernel\n__global__ void k(const float* s, const double* w, int* n)\n{\n"
+                        + "    float st = s[0] * w[0];\n    if (st > 1.0f) n[0] = 1;\n}\n");
+        Files.writeString(
+                dir.resolve("w.ptx"),
+                HEAD + ".visible .entry _Z1kPKfPKdPi(.param .u64 p0, .param .u64 p1, .param .u64 p2) {\n"
+                        + " .reg .pred %p<2>; .reg .f32 %f<3>; .reg .f64 %fd<4>; .reg .b32 %r<2>; .reg .b64 %rd<4>;\n"
+                        + " .loc 1 3 0\n ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+                        + " ld.param.u64 %rd3, [p2];\n"
+                        + " .loc 1 4 5\n ld.global.f32 %f1, [%rd1];\n cvt.f64.f32 %fd1, %f1;\n"
+                        + " ld.global.f64 %fd2, [%rd2];\n mul.f64 %fd3, %fd1, %fd2;\n cvt.rn.f32.f64 %f2, %fd3;\n"
+                        + " .loc 1 5 5\n setp.gt.f32 %p1, %f2, 0f3F800000;\n @%p1 st.global.u32 [%rd3], 1;\n"
+                        + " ret;\n}\n .file 1 \"src/w.cu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        Finding f = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL008"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(f.impact().kind()).isEqualTo(dev.numlint.model.Impact.Kind.BOUNDED);
+        assertThat(f.level()).isEqualTo(dev.numlint.model.Level.NOTE);
+    }
+
+    /**
      * A value compared first and converted to an integer after is followed on to the integer: the graver outcome is
      * the one named and typed ({@code Impact.Reach}); one only compared reaches a decision. A .ptx file of its own
      * has no build context: its approximate division is nobody's chosen flag (no judgement).

@@ -106,11 +106,13 @@ public final class DoublePromotion implements PtxCheck {
                                     firstArith.text(),
                                     "how",
                                     declared);
-                            if (c == null || c.kind() != dev.numlint.model.Impact.Kind.AMPLIFIED)
-                                c = new Consequence(
-                                        dev.numlint.model.Impact.Kind.BOUNDED,
-                                        dev.numlint.rules.RuleCatalog.get().phrase("declared-double"),
-                                        null);
+                            // the code asked for this double: what its value decides, it decides as written
+                            // (a float computation nobody wrote is no reference), so a note whatever it reaches
+                            // (session 40's evaluation: every sampled deliberate double was not actionable)
+                            c = new Consequence(
+                                    dev.numlint.model.Impact.Kind.BOUNDED,
+                                    dev.numlint.rules.RuleCatalog.get().phrase("declared-double"),
+                                    null);
                         } else if (data != null) {
                             // float x = g_y[n] - y0 with a double* g_y: the double comes from the declared types
                             message = PtxMessages.message(
@@ -122,11 +124,11 @@ public final class DoublePromotion implements PtxCheck {
                                     data.text(),
                                     "arith",
                                     firstArith.text());
-                            if (c == null || c.kind() != dev.numlint.model.Impact.Kind.AMPLIFIED)
-                                c = new Consequence(
-                                        dev.numlint.model.Impact.Kind.BOUNDED,
-                                        dev.numlint.rules.RuleCatalog.get().phrase("ptx-use-undecided"),
-                                        null);
+                            // the declared types ask for double: deliberate, a note whatever it reaches (above)
+                            c = new Consequence(
+                                    dev.numlint.model.Impact.Kind.BOUNDED,
+                                    dev.numlint.rules.RuleCatalog.get().phrase("ptx-use-undecided"),
+                                    null);
                         } else {
                             message = PtxMessages.message(
                                     ruleId(),
