@@ -285,6 +285,35 @@ class BuildFlagAnalyzerTest {
         assertThat(ctx.findings()).extracting(Finding::ruleId).contains("NL002", "NL006", "NL007", "NL003");
     }
 
+    /**
+     * nvcc preprocesses a .cu with the host compiler for its device pass too, so -I and -D inside -Xcompiler /
+     * --compiler-options reach device code ('nvcc -dryrun'): they are the unit's include paths and defines (Clang's and
+     * the PTX layer's nvcc), whether the directory is joined to -I or the next word; -march there stays the host
+     * part's.
+     */
+    @Test
+    void preprocessorFlagsInsideCompilerOptionsApplyToTheWholeUnit(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("common"));
+        Files.createDirectories(dir.resolve("app"));
+        Files.writeString(dir.resolve("common/type.h"), "typedef float fp_t;\n");
+        Files.writeString(dir.resolve("app/k.cu"), "#include \"type.h\"\n");
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                """
+                [
+                  {"directory": "%1$s/app", "file": "k.cu",
+                   "arguments": ["nvcc", "--compiler-options=-O3 -I ../common -DSHARED=1,-march=native", "-c", "k.cu"]}
+                ]
+                """
+                        .formatted(dir.toString().replace("\\", "/")));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        BuildContext k = ctx.buildContext(dir.resolve("app/k.cu"));
+        Path common = dir.resolve("common").toAbsolutePath().normalize();
+        assertThat(k.defines()).contains("SHARED=1");
+        assertThat(k.includePaths()).contains(common);
+        assertThat(k.hostArch()).isEqualTo("native");
+    }
+
     @Test
     void compileCommandsGivePerFileContextAndOneFindingPerSetting(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("a.cu"), "");

@@ -301,13 +301,35 @@ final class FlagInterpreter {
      */
     private static void forward(List<FlagEntry> es, FlagTok t, String value, int offset) {
         java.util.regex.Matcher m = FORWARDED.matcher(value);
-        while (m.find()) {
-            String p = m.group();
+        List<int[]> spans = new ArrayList<>();
+        while (m.find()) spans.add(new int[] {m.start(), m.end()});
+        for (int k = 0; k < spans.size(); k++) {
+            int at = spans.get(k)[0];
+            String p = value.substring(at, spans.get(k)[1]);
             if (!p.startsWith("-")) continue;
             String[] nv = nameAndValue(p);
-            es.add(new FlagEntry(FlagTarget.CU_HOST, p, nv[0], nv[1], t, t.at(offset + m.start())));
+            if (FORWARDED_WITH_VALUE.contains(nv[0]) && k + 1 < spans.size()) {
+                // -Xcompiler "-I ../common": the directory is the next word of the value
+                String next = value.substring(spans.get(k + 1)[0], spans.get(k + 1)[1]);
+                if (!next.startsWith("-")) {
+                    p = p + " " + next;
+                    nv = new String[] {nv[0], next};
+                    k++;
+                }
+            }
+            // nvcc preprocesses a .cu with the host compiler for the device pass too ('nvcc -dryrun': the gcc -E with
+            // -D__CUDA_ARCH__ gets the -Xcompiler value's -D and -I): a preprocessor flag there applies to the whole
+            // unit, device code included, as if given to nvcc itself (eval41: a build whose only -I to its shared
+            // headers was inside --compiler-options)
+            FlagTarget target = preprocessorFlag(nv[0]) || FORWARDED_WITH_VALUE.contains(nv[0])
+                    ? FlagTarget.DEVICE
+                    : FlagTarget.CU_HOST;
+            es.add(new FlagEntry(target, p, nv[0], nv[1], t, t.at(offset + at)));
         }
     }
+
+    /** Preprocessor flags whose value may be the next word of an {@code -Xcompiler} value. */
+    private static final Set<String> FORWARDED_WITH_VALUE = Set.of("I", "D", "U", "isystem", "include");
 
     /** A flag's canonical name and its {@code =value} (null without one): {@code --fmad=false} is fmad, false. */
     private static String[] nameAndValue(String flag) {
