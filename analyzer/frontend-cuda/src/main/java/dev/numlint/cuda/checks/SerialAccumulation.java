@@ -397,6 +397,19 @@ public final class SerialAccumulation implements CudaCheck {
                                     // only clamped or kept as a running min/max: PTX's comparison is that selection
                                     || Consequences.continuous(a.site()))) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
+            } else if (impact.kind() == Impact.Kind.BOUNDED && a.doublePrecision()) {
+                // double partial sums: a PTX "cancels against another product" downstream is no news (n*2^-53 stays
+                // far below float resolution through any cancellation the message would not state), a decision is
+                // (session 41's evaluation: a warning whose own message said "far below float resolution")
+                out.reportWithoutCancellation(
+                        CudaReport.NoCancellation.IN_DOUBLE,
+                        "NL004",
+                        facts.function,
+                        a.site(),
+                        msg,
+                        Confidence.HIGH,
+                        impact.withErrorBound(bound),
+                        null);
             } else {
                 out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);
             }
