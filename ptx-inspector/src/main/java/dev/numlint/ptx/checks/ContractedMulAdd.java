@@ -97,7 +97,7 @@ public final class ContractedMulAdd implements PtxCheck {
                 : PtxMessages.format(ruleId(), "ptx-what-fma");
         out.accept(inDoubleJudged(
                 in,
-                product(facts, facts.defOf(in, 3)),
+                product(facts, facts.defOf(in, 3)) && !(square(in) && squares(facts, facts.defOf(in, 3), 0)),
                 cq,
                 new PtxHit(
                         ruleId(),
@@ -121,6 +121,28 @@ public final class ContractedMulAdd implements PtxCheck {
             d = facts.defOf(d, 1); // a*b - c*d as fma(a, b, -(c*d))
         }
         return d != null && Consequences.isProduct(facts, d);
+    }
+
+    /** A multiplication of a register by itself ({@code mul x, x}, {@code fma x, x, c}): a square, never negative. */
+    private static boolean square(Instruction m) {
+        return m.operands().size() >= 3
+                && m.operand(1) instanceof dev.numlint.ptx.model.Operand.Reg
+                && m.operand(1).equals(m.operand(2));
+    }
+
+    /**
+     * Whether {@code d} is a square or a sum of squares ({@code mul y, y}; {@code fma z, z, y*y}), added with no
+     * negation: with the square contracted beside it, a sum of magnitudes ({@code x*x + y*y}), whose second product
+     * cannot cancel the rounded one.
+     */
+    private static boolean squares(PtxFacts facts, Instruction d, int depth) {
+        if (d == null || depth > 3 || !square(d)) {
+            return false;
+        }
+        if (d.opcode().equals("mul")) {
+            return true;
+        }
+        return (d.opcode().equals("fma") || d.opcode().equals("mad")) && squares(facts, facts.defOf(d, 3), depth + 1);
     }
 
     private static PtxHit inDoubleJudged(Instruction in, boolean otherProduct, Consequence cq, PtxHit hit) {
@@ -261,7 +283,10 @@ public final class ContractedMulAdd implements PtxCheck {
             cq = inDouble(facts, add, cq);
             out.accept(inDoubleJudged(
                     add,
-                    product(facts, facts.defOf(add, 3 - k)),
+                    product(facts, facts.defOf(add, 3 - k))
+                            && !(add.opcode().equals("add")
+                                    && square(mul)
+                                    && squares(facts, facts.defOf(add, 3 - k), 0)),
                     cq,
                     new PtxHit(
                             ruleId(),

@@ -179,10 +179,11 @@ public final class ContractibleMulAdd implements CudaCheck {
             else if (dev
                     && c.site().inDouble()
                     && !c.differenceOfProducts()
-                    && !otherProduct(c)
+                    && (!otherProduct(c) || c.site().termsCannotCancel())
                     && !Consequences.provenBounded(c.site(), impact)) {
                 // in double: what it decides flips only at a tie (cuda/OnlyComparisons reviews the merged
-                // finding); a second product, exact or not, can make that tie: not here. Judged so whatever this
+                // finding); a second product, exact or not, can make that tie: not here, unless the terms' signs make
+                // the sum one of magnitudes (x*x + y*y: no cancellation, no tie to make). Judged so whatever this
                 // layer saw it reach: a value it saw only stored may be compared in the PTX layer's flow, which
                 // raises the merged finding to that comparison (session 40's cuDisc: 'sig[i] = sig[i] + k*dRf', then
                 // 'if (sig[i] < floor)'). Host code keeps its level: its whole-number arithmetic past 2^53

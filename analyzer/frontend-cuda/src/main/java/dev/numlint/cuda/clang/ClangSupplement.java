@@ -171,8 +171,8 @@ public final class ClangSupplement {
                 c.site().inDoubleRoundedToFloat();
             if (unit.evaluatedInDouble(c.site().line(), c.site().text()))
                 c.site().evaluatedInDouble();
-            if (c.differenceOfProducts()
-                    && unit.signs().termsCannotCancel(c.site().line(), c.site().text()))
+            // a difference, or a sum of two products (x*x + y*y), whose terms' signs make it a sum of magnitudes
+            if (unit.signs().termsCannotCancel(c.site().line(), c.site().text()))
                 c.site().withTermsThatCannotCancel();
         }
         // a value that is one product of a difference whose terms' signs make it a sum of magnitudes cancels nothing
@@ -676,8 +676,7 @@ public final class ClangSupplement {
         for (ClangSites.Contraction c : unit.contractions()) {
             if (!whole.contains(c.in())) continue;
             Site at = flowing(c.node(), c.in());
-            if (c.differenceOfProducts() && unit.signs().termsCannotCancel(c.node().line, unit.text(c.node())))
-                at.withTermsThatCannotCancel();
+            if (unit.signs().termsCannotCancel(c.node().line, unit.text(c.node()))) at.withTermsThatCannotCancel();
             // evaluated in double and rounded to float right away: the fma's 2^-53 reaches the float as an ulp
             if (c.differenceOfProducts() && unit.inDoubleRoundedToFloat(c.node().line, unit.text(c.node())))
                 at.inDoubleRoundedToFloat();
