@@ -233,6 +233,39 @@ class PtxAnalyzerTest {
     }
 
     /**
+     * A mul that feeds an add written on another line (a product inlined from the caller into a helper's addition)
+     * is reported at the addition, whose line holds no product: the message names the product's line.
+     */
+    @Test
+    void aProductWrittenOnAnotherLineIsNamedByItsLine() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                dir.resolve("src/m.cu"),
+                "__device__ double addv(double x, double y) { return x + y; }\n"
+                        + "__global__ void k(double* a, int* n)\n{\n    double p = a[1] * a[2];\n"
+                        + "    a[3] = p;\n    n[0] = (int)addv(p, a[4]);\n}\n");
+        Files.writeString(
+                dir.resolve("m.ptx"),
+                HEAD + ".visible .entry _Z1kPdPi(.param .u64 p0, .param .u64 p1) {\n"
+                        + " .reg .f64 %fd<8>; .reg .b32 %r<2>; .reg .b64 %rd<3>;\n"
+                        + " .loc 1 3 0\n ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+                        + " .loc 1 4 5\n ld.global.f64 %fd1, [%rd1+8];\n ld.global.f64 %fd2, [%rd1+16];\n"
+                        + " mul.f64 %fd3, %fd1, %fd2;\n"
+                        + " .loc 1 5 5\n st.global.f64 [%rd1+24], %fd3;\n"
+                        + " .loc 1 6 5\n ld.global.f64 %fd4, [%rd1+32];\n"
+                        + " .loc 1 1 53\n add.f64 %fd5, %fd3, %fd4;\n"
+                        + " .loc 1 6 5\n cvt.rzi.s32.f64 %r1, %fd5;\n st.global.u32 [%rd2], %r1;\n ret;\n}\n"
+                        + " .file 1 \"src/m.cu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        Finding f = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL003"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(f.location().startLine()).isEqualTo(1);
+        assertThat(f.message()).contains("may fuse them (the product: line 4)");
+    }
+
+    /**
      * A value compared first and converted to an integer after is followed on to the integer: the graver outcome is
      * the one named and typed ({@code Impact.Reach}); one only compared reaches a decision. A .ptx file of its own
      * has no build context: its approximate division is nobody's chosen flag (no judgement).

@@ -211,6 +211,19 @@ public final class ContractedMulAdd implements PtxCheck {
         return new Consequence(Impact.Kind.CANCELLATION, what, null);
     }
 
+    /**
+     * "may fuse them", naming the product's line where it is written on another line than the addition the finding
+     * stands at (a product inlined from a caller or a helper: the addition's own line holds none).
+     */
+    private static String fusion(PtxFacts facts, Instruction mul, Instruction add) {
+        SourcePos here = facts.writtenPos(add);
+        SourcePos mp = facts.writtenPos(mul);
+        if (here == null || mp == null || mp.line() <= 0 || samePlace(here, mp)) {
+            return "may fuse them";
+        }
+        return "may fuse them (the product: " + where(here, mp) + ")";
+    }
+
     private static boolean samePlace(SourcePos a, SourcePos b) {
         return b != null && a.line() == b.line() && java.util.Objects.equals(a.file(), b.file());
     }
@@ -300,7 +313,7 @@ public final class ContractedMulAdd implements PtxCheck {
                                     "add",
                                     add.text(),
                                     "fusion",
-                                    "may fuse them"),
+                                    fusion(facts, mul, add)),
                             mline == null ? Confidence.MEDIUM : Confidence.HIGH,
                             List.of(mul),
                             "mul+" + add.mnemonic(),
