@@ -95,6 +95,14 @@ public final class ValueRanges {
                 double[] a = range(d.index(), d.operand(1), depth);
                 out = new double[] {0, Math.max(Math.abs(a[0]), Math.abs(a[1]))};
             }
+            case "copysign" -> {
+                // copysign d, a, b: b's magnitude with a's sign (roundf's expansion: x + copysign(0.5, x))
+                double[] a = range(d.index(), d.operand(1), depth);
+                double[] b = range(d.index(), d.operand(2), depth);
+                double m = Math.max(Math.abs(b[0]), Math.abs(b[1]));
+                double n = b[0] > 0 || b[1] < 0 ? Math.min(Math.abs(b[0]), Math.abs(b[1])) : 0;
+                out = a[0] >= 0 ? new double[] {n, m} : a[1] < 0 ? new double[] {-m, -n} : new double[] {-m, m};
+            }
             case "cvt" -> out = rangeOfCvt(d, depth);
             default -> out = full;
         }
