@@ -42,6 +42,33 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
         return (double) (float) v == v ? Float.toString((float) v) : Double.toString(v);
     }
 
+    /**
+     * Whether every use of the conversion's result reads it as 32 or 64 bits (arithmetic, a comparison, a 32- or
+     * 64-bit store or widening): nvcc converts to an 8- or 16-bit type through {@code cvt.rzi.u32} and narrows at
+     * the store ({@code st.u8}, {@code st.u16}) or with a mask or shift, where the range is 255 or 65535.
+     */
+    private static boolean wideUses(PtxFacts facts, Instruction cvt) {
+        int[] users = facts.defUse().users(cvt.index());
+        if (users.length == 0) {
+            return false;
+        }
+        for (int u : users) {
+            Instruction x = facts.function().instruction(u);
+            String t =
+                    x.opcode().equals("cvt") && !x.types().isEmpty() ? x.types().get(0) : x.type();
+            boolean wideType = t != null && (t.endsWith("32") || t.endsWith("64"));
+            boolean op =
+                    switch (x.opcode()) {
+                        case "st", "add", "sub", "mul", "mad", "setp", "cvt", "min", "max", "div", "rem" -> true;
+                        default -> false;
+                    };
+            if (!op || !wideType) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public void check(PtxFacts facts, Consumer<PtxHit> out) {
         for (Instruction in : facts.function().instructions()) {
@@ -118,7 +145,15 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                     line == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(),
                     in.mnemonic(),
-                    new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-integer"), null)));
+                    // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: a note, as the
+                    // CUDA source layer rules (8 and 16 bits, a colour channel's 255, keep the error)
+                    lower && !constant && bits >= 32 && wideUses(facts, in)
+                            ? new Consequence(
+                                    Impact.Kind.BOUNDED,
+                                    "not negative: out of range only above "
+                                            + (bits == 64 ? "18446744073709551615" : Long.toString((long) max)),
+                                    null)
+                            : new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-integer"), null)));
         }
     }
 }

@@ -68,6 +68,7 @@ public final class ValueRanges {
             }
             case "mov" -> out = range(d.index(), d.operand(1), depth);
             case "mul" -> out = scale(range(d.index(), d.operand(1), depth), range(d.index(), d.operand(2), depth));
+            case "div" -> out = quotient(range(d.index(), d.operand(1), depth), range(d.index(), d.operand(2), depth));
             case "add", "sub" -> {
                 double[] a = range(d.index(), d.operand(1), depth);
                 double[] b = range(d.index(), d.operand(2), depth);
@@ -125,11 +126,46 @@ public final class ValueRanges {
             case "s64" -> new double[] {-9.223372036854776E18, 9.223372036854776E18};
             case "f32", "f64" -> {
                 double[] a = range(d.index(), d.operand(1), depth);
-                // float-to-float rounding to an integral value (floor/ceil/trunc) moves by less than 1
-                yield d.rounding() != null && d.rounding().isInteger() ? new double[] {a[0] - 1, a[1] + 1} : a;
+                // float-to-float rounding to an integral value (floor/ceil/trunc/rint) is monotonic: the rounded
+                // bounds bound it (floor of a value >= 0 is >= 0)
+                yield d.rounding() != null && d.rounding().isInteger()
+                        ? new double[] {integral(d.rounding(), a[0]), integral(d.rounding(), a[1])}
+                        : a;
             }
             default -> new double[] {-INF, INF};
         };
+    }
+
+    /** {@code v} rounded to an integral value as {@code r} rounds (infinite bounds stay). */
+    private static double integral(Instruction.Rounding r, double v) {
+        return switch (r) {
+            case RMI -> Math.floor(v);
+            case RPI -> Math.ceil(v);
+            case RNI -> Math.rint(v);
+            default -> v < 0 ? Math.ceil(v) : Math.floor(v);
+        };
+    }
+
+    /**
+     * Interval quotient where the divisor's range is positive ({@code b[0] > 0}), or a non-negative dividend over a
+     * non-negative divisor ([0, inf]: a quotient of counts); unbounded otherwise.
+     */
+    private static double[] quotient(double[] a, double[] b) {
+        if (b[0] > 0) {
+            double[] q = {a[0] / b[0], a[0] / b[1], a[1] / b[0], a[1] / b[1]};
+            double lo = INF;
+            double hi = -INF;
+            for (double x : q) {
+                if (Double.isNaN(x)) return new double[] {-INF, INF};
+                lo = Math.min(lo, x);
+                hi = Math.max(hi, x);
+            }
+            return new double[] {lo, hi};
+        }
+        if (a[0] >= 0 && b[0] >= 0) {
+            return new double[] {0, INF};
+        }
+        return new double[] {-INF, INF};
     }
 
     /** Interval product; unbounded when either side is unbounded. */
