@@ -42,6 +42,10 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
         return (double) (float) v == v ? Float.toString((float) v) : Double.toString(v);
     }
 
+    /** PTX's special registers of the launch ({@code %tid.x}, {@code %ctaid.y}, {@code %ntid.x}, {@code %laneid}). */
+    private static final java.util.regex.Pattern SPECIAL =
+            java.util.regex.Pattern.compile("%(tid|ntid|ctaid|nctaid|laneid|warpid|nwarpid|smid|nsmid|gridid)\\b");
+
     /** The most definitions {@link #integerData} visits. */
     private static final int INTEGER_BUDGET = 512;
 
@@ -67,6 +71,9 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
             }
             int[] defs = facts.defUse().reachingDefs(at.index(), r.name());
             if (defs.length == 0) {
+                if (SPECIAL.matcher(r.name()).lookingAt()) {
+                    continue; // a thread or block index, a count of the launch: an integer
+                }
                 return false; // a value from outside the function's code
             }
             for (int d : defs) {
@@ -221,6 +228,10 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                     : lower
                             ? PtxMessages.format(ruleId(), "ptx-cvt-lower")
                             : upper ? PtxMessages.format(ruleId(), "ptx-cvt-upper") : "";
+            if (integers && !constant) {
+                // the note's reason in its message: no floating data reaches the conversion
+                guard = " of integers and constants only" + guard;
+            }
             String behaviour = constant
                     ? PtxMessages.format(
                             ruleId(),
