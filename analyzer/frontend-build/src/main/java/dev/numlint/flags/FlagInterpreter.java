@@ -319,8 +319,8 @@ final class FlagInterpreter {
             }
             // nvcc preprocesses a .cu with the host compiler for the device pass too ('nvcc -dryrun': the gcc -E with
             // -D__CUDA_ARCH__ gets the -Xcompiler value's -D and -I): a preprocessor flag there applies to the whole
-            // unit, device code included, as if given to nvcc itself (eval41: a build whose only -I to its shared
-            // headers was inside --compiler-options)
+            // unit, device code included, as if given to nvcc itself (session 41's evaluation: a build whose only
+            // -I to its shared headers was inside --compiler-options)
             FlagTarget target = preprocessorFlag(nv[0]) || FORWARDED_WITH_VALUE.contains(nv[0])
                     ? FlagTarget.DEVICE
                     : FlagTarget.CU_HOST;

@@ -97,7 +97,7 @@ public final class ContractedMulAdd implements PtxCheck {
                 : PtxMessages.format(ruleId(), "ptx-what-fma");
         out.accept(inDoubleJudged(
                 in,
-                product(facts, facts.defOf(in, 3)) && !(square(in) && squares(facts, facts.defOf(in, 3), 0)),
+                cancellingProduct(facts, in, facts.defOf(in, 3), true),
                 cq,
                 new PtxHit(
                         ruleId(),
@@ -111,14 +111,18 @@ public final class ContractedMulAdd implements PtxCheck {
     }
 
     /**
-     * {@code hit} judged {@link dev.numlint.model.Identity.Judgement#DOUBLE_ROUNDING} when {@code in} is an f64
-     * contraction whose value is amplified and whose addend is no product ({@code otherProduct}: exact or not, it can
-     * cancel the rounded one, a tie the program makes; a difference of products is a cancellation anyway), or whose
-     * value reaches only comparisons after other terms were added to it.
+     * Whether {@code other}, added to the product {@code rounded} ({@code added}: without negation), is a second
+     * product that can cancel it: a product (through a negation: {@code a*b - c*d} as {@code fma(a, b, -(c*d))}),
+     * unless both are squares added ({@code x*x + y*y}: a sum of magnitudes).
      */
+    private static boolean cancellingProduct(PtxFacts facts, Instruction rounded, Instruction other, boolean added) {
+        return product(facts, other) && !(added && square(rounded) && squares(facts, other, 0));
+    }
+
+    /** Whether {@code d} is a product, through a negation ({@code a*b - c*d} as {@code fma(a, b, -(c*d))}). */
     private static boolean product(PtxFacts facts, Instruction d) {
         if (d != null && d.opcode().equals("neg")) {
-            d = facts.defOf(d, 1); // a*b - c*d as fma(a, b, -(c*d))
+            d = facts.defOf(d, 1);
         }
         return d != null && Consequences.isProduct(facts, d);
     }
@@ -145,6 +149,12 @@ public final class ContractedMulAdd implements PtxCheck {
         return (d.opcode().equals("fma") || d.opcode().equals("mad")) && squares(facts, facts.defOf(d, 3), depth + 1);
     }
 
+    /**
+     * {@code hit} judged {@link dev.numlint.model.Identity.Judgement#DOUBLE_ROUNDING} when {@code in} is an f64
+     * contraction whose value is amplified and whose addend is no product that can cancel the rounded one ({@code
+     * otherProduct}: exact or not, a tie the program makes; a difference of products is a cancellation anyway), or
+     * whose value reaches only comparisons after other terms were added to it.
+     */
     private static PtxHit inDoubleJudged(Instruction in, boolean otherProduct, Consequence cq, PtxHit hit) {
         if (!"f64".equals(in.type()) || cq == null || cq.kind() != Impact.Kind.AMPLIFIED) {
             return hit;
@@ -296,10 +306,8 @@ public final class ContractedMulAdd implements PtxCheck {
             cq = inDouble(facts, add, cq);
             out.accept(inDoubleJudged(
                     add,
-                    product(facts, facts.defOf(add, 3 - k))
-                            && !(add.opcode().equals("add")
-                                    && square(mul)
-                                    && squares(facts, facts.defOf(add, 3 - k), 0)),
+                    cancellingProduct(
+                            facts, mul, facts.defOf(add, 3 - k), add.opcode().equals("add")),
                     cq,
                     new PtxHit(
                             ruleId(),
