@@ -48,6 +48,9 @@ public final class ClangSupplement {
     /** Tensor-core math on float data ({@link ClangTensorMath}), computed on first request. */
     private final ClangMemo<List<ClangTensorMath.TensorMath>> tensorMath;
 
+    /** Integer divisions converted to floating types ({@link ClangIntegerDivisions}): Clang's alone. */
+    private final ClangMemo<List<ClangIntegerDivisions.Division>> integerDivisions;
+
     /** Tests against 0 whose outcome a contraction's rounding cannot change ({@link ClangSignClasses}). */
     private final ClangSignClasses signClasses;
 
@@ -55,6 +58,7 @@ public final class ClangSupplement {
         this.unit = unit;
         this.signClasses = new ClangSignClasses(unit, unit.signs());
         this.tensorMath = new ClangMemo<>(new ClangTensorMath(unit)::compute);
+        this.integerDivisions = new ClangMemo<>(new ClangIntegerDivisions(unit)::compute);
     }
 
     public ClangUnit unit() {
@@ -729,6 +733,24 @@ public final class ClangSupplement {
             facts(out, t.in())
                     .tensorMath
                     .add(new FunctionFacts.TensorMath(site(t.node(), t.in()), t.construct(), t.effect(), t.evidence()));
+        }
+        // every function Clang read: the hand-written facts hold no integer division
+        for (ClangIntegerDivisions.Division d : integerDivisions.get()) {
+            String macro = ClangMacroSites.of(unit, d.node());
+            String text = macro == null ? unit.text(d.node()) : ClangMacroSites.render(d.node());
+            Site at = site(d.node(), d.in());
+            if (macro != null) at = at.expandedFrom(macro);
+            facts(out, d.in())
+                    .integerDivisions
+                    .add(new FunctionFacts.IntegerDivision(
+                            at,
+                            text == null ? macro : text,
+                            d.dividend(),
+                            d.divisor(),
+                            d.target(),
+                            d.rounding(),
+                            d.indexed(),
+                            d.nonNegative()));
         }
         // the uses of Clang's sites, refined as amend() refines the hand-written facts'
         for (Map.Entry<ClangUnit.Function, FunctionFacts> e : out.entrySet()) {

@@ -25,6 +25,8 @@ public final class FunctionFacts {
     public final List<TensorMath> tensorMath = new ArrayList<>();
     public final List<WidenedLiteral> widenedLiterals = new ArrayList<>();
     public final List<StoredValue> storedValues = new ArrayList<>();
+    /** Integer divisions whose quotient goes on in floating-point arithmetic (Clang's types only). */
+    public final List<IntegerDivision> integerDivisions = new ArrayList<>();
 
     public FunctionFacts(String function) {
         this.function = function;
@@ -318,6 +320,29 @@ public final class FunctionFacts {
             return type + " (" + instantiation + (at == null ? "" : ", " + at) + ")";
         }
     }
+
+    /**
+     * An integer division whose quotient is converted to a floating type ({@code c * (1 / 24)} with double {@code c},
+     * {@code pow(x, 1 / 3)}, {@code ceil(n / 2)}): it truncates toward zero first.
+     *
+     * @param expression the division as written ("1 / 24", "n / 2")
+     * @param dividend   the dividend's compile-time value, or null
+     * @param divisor    the divisor's compile-time value (never 0), or null
+     * @param target     the floating type the quotient becomes ("double")
+     * @param rounding   the rounding function the quotient is the argument of ("ceil"), or null
+     * @param indexed    the quotient is a term or factor of integer arithmetic with a variable before the
+     *                   conversion ({@code (float)(i - n / 2)}): index arithmetic
+     * @param nonNegative the quotient cannot be negative (unsigned, or by its interval)
+     */
+    public record IntegerDivision(
+            Site site,
+            String expression,
+            Double dividend,
+            Double divisor,
+            String target,
+            String rounding,
+            boolean indexed,
+            boolean nonNegative) {}
 
     /** A long double declaration, cast or computation in host code ({@code what}: "'x'", "cast (long double)x"). */
     /**

@@ -1,0 +1,156 @@
+package dev.numlint.cuda.clang;
+
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Integer divisions whose quotient goes on in floating-point arithmetic ({@code c * h * h * (1 / 24)} with double
+ * {@code c}, {@code double third = 1 / 3;}, {@code pow(x, 1 / 3)}, {@code ceil(n / 2)}): the division truncates
+ * toward zero before any conversion, so the fraction is lost. Found by Clang's types: a {@code /} of two integer
+ * operands, followed up through parentheses and integer {@code + - *} (which keep it integer) to a conversion to a
+ * floating type (an implicit one, an explicit cast, or the argument of a rounding function whose integral overload
+ * converts it: {@code std::ceil(int)}). A modulus, shift, bit operation, comparison, selection, index, integer cast
+ * or integer call on the way makes the quotient an integer on purpose: not followed (clang-tidy's
+ * bugprone-integer-division draws the same line). One named analysis of a {@link ClangSupplement}.
+ */
+final class ClangIntegerDivisions {
+    /** Rounding functions: applied to a quotient, they show that a fraction was meant. */
+    static final Set<String> ROUNDINGS = Set.of(
+            "ceil",
+            "ceilf",
+            "floor",
+            "floorf",
+            "round",
+            "roundf",
+            "trunc",
+            "truncf",
+            "rint",
+            "rintf",
+            "nearbyint",
+            "nearbyintf",
+            "lround",
+            "lroundf",
+            "llround",
+            "llroundf",
+            "lrint",
+            "lrintf",
+            "llrint",
+            "llrintf");
+
+    private final ClangUnit unit;
+
+    ClangIntegerDivisions(ClangUnit unit) {
+        this.unit = unit;
+    }
+
+    /**
+     * One integer division in a floating context.
+     *
+     * @param node     the {@code /} operator
+     * @param dividend the dividend's compile-time value, or null
+     * @param divisor  the divisor's compile-time value, or null
+     * @param target   the floating type the quotient is converted to ("double", "float")
+     * @param rounding the rounding function applied to the quotient ("ceil"), or null
+     * @param indexed  the quotient is a term or factor of integer arithmetic with a variable before the conversion
+     *                 ({@code (float)(i - n / 2)}, a centred index): an integer quotient is meant there
+     * @param nonNegative the quotient cannot be negative (an unsigned division, or Clang's interval of it), where
+     *                 truncation is floor
+     */
+    record Division(
+            ClangNode node,
+            Double dividend,
+            Double divisor,
+            String target,
+            String rounding,
+            boolean indexed,
+            boolean nonNegative,
+            ClangUnit.Function in) {}
+
+    List<Division> compute() {
+        List<Division> out = new ArrayList<>();
+        for (ClangUnit.Function fn : unit.functions()) {
+            fn.node().forEach(n -> {
+                if (n.kind != CXCursor_BinaryOperator || !"/".equals(n.spelling) || n.children.size() != 2) return;
+                if (!ClangSyntax.integral(n.canonKind)) return;
+                ClangNode a = ClangSyntax.strip(n.children.get(0));
+                ClangNode b = ClangSyntax.strip(n.children.get(1));
+                if (a == null || b == null) return;
+                if (!ClangSyntax.integral(a.canonKind) || !ClangSyntax.integral(b.canonKind)) return;
+                Double divisor = ClangSyntax.constant(n.children.get(1));
+                if (divisor != null && divisor == 0) return;
+                String[] context = floatingContext(n);
+                if (context == null) return;
+                out.add(new Division(
+                        n,
+                        ClangSyntax.constant(n.children.get(0)),
+                        divisor,
+                        context[0],
+                        context[1],
+                        context[2] != null,
+                        ClangSyntax.unsignedKind(n.canonKind) || unit.interval(n, fn)[0] >= 0,
+                        fn));
+            });
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Where the quotient becomes floating: {target type, rounding function or null, "indexed" or null}; null when it
+     * stays an integer (or the way up leaves what is followed).
+     */
+    private static String[] floatingContext(ClangNode division) {
+        ClangNode c = division;
+        String indexed = null;
+        for (ClangNode p = c.parent; p != null; c = p, p = p.parent) {
+            if (p.kind == CXCursor_ParenExpr) continue;
+            if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
+                if (ClangSyntax.floating(p.canonKind)) return new String[] {typeName(p), rounding(p.parent), indexed};
+                if (ClangSyntax.integral(p.canonKind)) continue;
+                return null;
+            }
+            if (ClangSyntax.isExplicitCast(p)) {
+                return ClangSyntax.floating(p.canonKind)
+                        ? new String[] {typeName(p), rounding(p.parent), indexed}
+                        : null;
+            }
+            if (p.kind == CXCursor_BinaryOperator
+                    && ClangSyntax.integral(p.canonKind)
+                    && ("+".equals(p.spelling) || "-".equals(p.spelling) || "*".equals(p.spelling))) {
+                for (ClangNode o : p.children) {
+                    if (o != c && ClangSyntax.constant(o) == null) indexed = "indexed";
+                }
+                continue;
+            }
+            if (p.kind == CXCursor_UnaryOperator && ClangSyntax.integral(p.canonKind) && "-".equals(p.spelling))
+                continue;
+            // std::ceil(n / 2): the integral overload converts inside; the call's argument is the quotient itself
+            if (p.kind == CXCursor_CallExpr && ClangSyntax.floating(p.canonKind)) {
+                String f = ClangSyntax.callee(p).replace("std::", "");
+                if (ROUNDINGS.contains(f) && ClangSyntax.arguments(p).contains(c))
+                    return new String[] {typeName(p), f, indexed};
+            }
+            return null;
+        }
+        return null;
+    }
+
+    /** The rounding function whose argument the converted quotient is, or null. */
+    private static String rounding(ClangNode p) {
+        while (p != null && (p.kind == CXCursor_ParenExpr || p.kind == CXCursor_UnexposedExpr)) p = p.parent;
+        if (p == null || p.kind != CXCursor_CallExpr) return null;
+        String f = ClangSyntax.callee(p).replace("std::", "");
+        return ROUNDINGS.contains(f) ? f : null;
+    }
+
+    private static String typeName(ClangNode n) {
+        return switch (n.canonKind) {
+            case CXType_Float -> "float";
+            case CXType_Double -> "double";
+            case CXType_LongDouble -> "long double";
+            default -> n.canon;
+        };
+    }
+}
