@@ -11,9 +11,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * NL002: approximate division. The intrinsic {@code __fdividef} is reported at the rule's level, unless its one use
- * is a test of its sign that its rounding cannot flip (a note: a quotient's sign is its operands', except where it
- * gives 0 for a divisor above 2^126); a '/' in device code built with -prec-div=false or --use_fast_math gets its
+ * NL002: approximate division. The intrinsic {@code __fdividef} gets its level from what the quotient decides: a
+ * note where it decides nothing (written by name: a chosen approximation) or only a test of its sign that its rounding
+ * cannot flip (a quotient's sign is its operands', except where it gives 0 for a divisor above 2^126); a '/' in device code built with -prec-div=false or --use_fast_math gets its
  * level from what the quotient decides.
  */
 @AutoService(CudaCheck.class)
@@ -41,7 +41,13 @@ public final class ApproximateDivision implements CudaCheck {
                     // result leaves through the asm's operands, which numlint does not follow
                     impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-asm-operand"), null, null);
                 } else if (impact.kind() == Impact.Kind.BOUNDED) {
-                    impact = null; // intrinsics are always worth a look
+                    // written by name, deciding nothing: the author's choice, a note that says so
+                    impact = new Impact(
+                            Impact.Kind.BOUNDED,
+                            ApproximateMathFunction.chosen(impact),
+                            impact.sink(),
+                            impact.errorBound(),
+                            impact.reach());
                 }
                 if (impact == null) {
                     out.consequenceWithoutDecision(d.site(), Consequences.phrase("unlike-cpu-division"));

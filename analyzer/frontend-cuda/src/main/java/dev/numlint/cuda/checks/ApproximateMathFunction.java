@@ -9,9 +9,10 @@ import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
 
 /**
- * NL006: fast approximate math. The intrinsics ({@code __sinf}, {@code __expf} ...) are always reported at the
- * rule's level; library calls that --use_fast_math maps to them, and square roots under -prec-sqrt=false, get
- * their level from what the result decides.
+ * NL006: fast approximate math. The intrinsics written by name ({@code __sinf}, {@code __expf}, {@code rsqrtf} ...),
+ * library calls that --use_fast_math maps to them, and square roots under -prec-sqrt=false get their level from what
+ * the result decides: an intrinsic whose result only goes on in arithmetic or is stored is a note that says the
+ * approximation was chosen by name (session 42: reviewers judged every such warning of two evaluations deliberate).
  */
 @AutoService(CudaCheck.class)
 public final class ApproximateMathFunction implements CudaCheck {
@@ -25,35 +26,27 @@ public final class ApproximateMathFunction implements CudaCheck {
         RuleCatalog cat = RuleCatalog.get();
         for (FunctionFacts.MathCall c : facts.calls) {
             String expr = Consequences.quote(c.site().text());
-            if (c.fastIntrinsic() && !c.base().startsWith("__")) {
-                // a device math function that is approximate whatever the flags (rsqrtf): its level follows what
-                // the result decides, as for the library calls --use_fast_math maps to intrinsics
+            if (c.fastIntrinsic()) {
+                // an approximate device function written by name (__sinf, __expf, rsqrtf): the author's choice, its
+                // level follows what the result decides, as for the library calls --use_fast_math maps to intrinsics
+                boolean underscored = c.base().startsWith("__");
+                String fn = underscored ? c.base().substring(2) : cpuCounterpart(c.base());
                 Impact impact = Consequences.of(c.site(), out);
-                String consequence = impact.kind() == Impact.Kind.BOUNDED && asm(c.base())
-                        ? Consequences.phrase("use-asm-operand")
-                        : impact.consequence();
+                String consequence = impact.consequence();
+                if (impact.kind() == Impact.Kind.BOUNDED && asm(c.base())) {
+                    consequence = Consequences.phrase("use-asm-operand");
+                } else if (impact.kind() == Impact.Kind.BOUNDED && underscored) {
+                    // its error is the intrinsic's (2^-21.4 absolute for __sinf on [-pi, pi]), not a few ulp
+                    consequence = chosen(impact);
+                    impact = new Impact(
+                            Impact.Kind.BOUNDED, consequence, impact.sink(), impact.errorBound(), impact.reach());
+                }
                 Consequences.report(
                         out,
                         "NL006",
                         facts.function,
                         c.site(),
-                        intrinsicMessage(expr, cpuCounterpart(c.base()), consequence),
-                        Confidence.HIGH,
-                        impact,
-                        null);
-            } else if (c.fastIntrinsic()) {
-                Impact impact = Consequences.of(c.site(), out);
-                if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
-                String consequence = impact == null
-                        ? Consequences.phrase(
-                                "unlike-cpu-function", "fn", c.base().substring(2))
-                        : impact.consequence();
-                if (impact == null) out.consequenceWithoutDecision(c.site(), consequence);
-                out.report(
-                        "NL006",
-                        facts.function,
-                        c.site(),
-                        intrinsicMessage(expr, c.base().substring(2), consequence),
+                        intrinsicMessage(expr, fn, consequence),
                         Confidence.HIGH,
                         impact,
                         null);
@@ -108,6 +101,17 @@ public final class ApproximateMathFunction implements CudaCheck {
     }
 
     /** NL006's message for a fast approximation {@code expr} of the CPU's {@code fn}. */
+    /**
+     * The consequence of an intrinsic written by name whose result decides nothing: where it goes, and that the
+     * approximation was chosen (NL002's {@code __fdividef} too).
+     */
+    static String chosen(Impact bounded) {
+        String use = bounded.consequence() == null ? "decides nothing" : bounded.consequence();
+        int cut = use.indexOf(": ");
+        if (cut > 0) use = use.substring(0, cut); // "only stored (line 9): a few ulp at most" -> where it goes
+        return Consequences.phrase("chosen-by-name", "message", use);
+    }
+
     private static String intrinsicMessage(String expr, String fn, String consequence) {
         return RuleCatalog.get()
                 .rule("NL006")
