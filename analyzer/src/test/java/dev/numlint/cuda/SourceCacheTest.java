@@ -187,10 +187,12 @@ class SourceCacheTest {
         assertThat(levels(one, "wave/source.cu", "NL008")).containsExactly("note");
         assertThat(one).contains("; one thread (main.cu:3)");
         assertThat(scan(true, true)).isEqualTo(one);
-        // the launch over a grid: source.cu's entry is reused, its finding is a warning again
+        // the launch over a grid: source.cu's entry is reused, its finding no longer names a one-thread launch (a
+        // note still: its value decides nothing, session 42)
         Files.writeString(sub.resolve("main.cu"), launch.formatted("(n + 255) / 256, 256"));
         String grid = scan(true, true);
-        assertThat(levels(grid, "wave/source.cu", "NL008")).containsExactly("warning");
+        assertThat(levels(grid, "wave/source.cu", "NL008")).containsExactly("note");
+        assertThat(grid).doesNotContain("; one thread (main.cu:3)");
         assertThat(grid).isEqualTo(scan(false, true));
         // and back
         Files.writeString(sub.resolve("main.cu"), launch.formatted("1, 1"));

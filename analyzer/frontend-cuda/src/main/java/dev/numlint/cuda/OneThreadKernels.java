@@ -49,10 +49,12 @@ final class OneThreadKernels {
         return out;
     }
 
-    /** A finding above a note whose level rests on its cost alone, and no other layer's decision raised it. */
+    /**
+     * A finding whose hazard is its cost alone, and no other layer's decision raised it (a note since session 42:
+     * what a one-thread launch adds is the reason its cost is negligible too).
+     */
     private static boolean costOnly(Finding f) {
-        return f.level() != Level.NOTE
-                && f.function() != null
+        return f.function() != null
                 && f.identity().judgement() == Identity.Judgement.COST
                 && (f.impact() == null || f.impact().kind().compareTo(Impact.Kind.BOUNDED) >= 0);
     }

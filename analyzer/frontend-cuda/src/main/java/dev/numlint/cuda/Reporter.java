@@ -14,6 +14,7 @@ import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Location;
 import dev.numlint.model.Operation;
+import dev.numlint.rules.RuleCatalog;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.nio.file.Path;
@@ -204,7 +205,9 @@ final class Reporter implements CudaReport {
 
     @Override
     public void reportCostOnly(String rule, String function, Site at, String message, Confidence conf) {
-        report(rule, function, at, message, conf, null, null, "costOnly", null);
+        // its value decides nothing: what is at stake is speed, not the answer (a note)
+        Impact cost = new Impact(Impact.Kind.BOUNDED, RuleCatalog.get().phrase("cost-only"), null, null);
+        report(rule, function, at, message, conf, cost, null, "costOnly", null);
     }
 
     @Override

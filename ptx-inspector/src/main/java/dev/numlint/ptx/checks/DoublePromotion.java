@@ -73,10 +73,13 @@ public final class DoublePromotion implements PtxCheck {
                     if (firstArith != null) {
                         String line = facts.sourceLine(in);
                         Consequence c = facts.consequences().of(x);
-                        if (c != null && c.kind() == dev.numlint.model.Impact.Kind.BOUNDED) {
-                            // double arithmetic in device code is slow on the GPU whatever its value decides (as
-                            // the CUDA source layer rules): the catalog level, with no consequence to state
-                            c = null;
+                        if (c == null || c.kind() == dev.numlint.model.Impact.Kind.BOUNDED) {
+                            // double arithmetic whose value decides nothing: slow on the GPU, but the answer does
+                            // not change (as the CUDA source layer rules, session 42): a note
+                            c = new Consequence(
+                                    dev.numlint.model.Impact.Kind.BOUNDED,
+                                    dev.numlint.rules.RuleCatalog.get().phrase("cost-only"),
+                                    null);
                         }
                         Instruction data = doubleData(facts, firstArith);
                         String literal = data == null ? literalOrigin(facts, in, firstArith) : null;

@@ -42,12 +42,10 @@ public final class ApproximateDivision implements CudaCheck {
                     impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-asm-operand"), null, null);
                 } else if (impact.kind() == Impact.Kind.BOUNDED) {
                     // written by name, deciding nothing: the author's choice, a note that says so
-                    impact = new Impact(
-                            Impact.Kind.BOUNDED,
-                            ApproximateMathFunction.chosen(impact),
-                            impact.sink(),
-                            impact.errorBound(),
-                            impact.reach());
+                    String chosen = ApproximateMathFunction.chosen(impact);
+                    out.consequenceWithoutDecision(d.site(), chosen); // the PTX layer may follow it further
+                    impact =
+                            new Impact(Impact.Kind.BOUNDED, chosen, impact.sink(), impact.errorBound(), impact.reach());
                 }
                 if (impact == null) {
                     out.consequenceWithoutDecision(d.site(), Consequences.phrase("unlike-cpu-division"));

@@ -38,6 +38,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                 } else if (impact.kind() == Impact.Kind.BOUNDED && underscored) {
                     // its error is the intrinsic's (2^-21.4 absolute for __sinf on [-pi, pi]), not a few ulp
                     consequence = chosen(impact);
+                    out.consequenceWithoutDecision(c.site(), consequence); // the PTX layer may follow it further
                     impact = new Impact(
                             Impact.Kind.BOUNDED, consequence, impact.sink(), impact.errorBound(), impact.reach());
                 }
