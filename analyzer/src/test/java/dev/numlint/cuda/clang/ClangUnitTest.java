@@ -54,6 +54,26 @@ class ClangUnitTest {
     }
 
     /**
+     * Host code of a .cu file calls {@code min}/{@code max} as nvcc's math_functions.hpp lets it; Clang's CUDA wrapper
+     * declares them for device code only (session 42: "no matching function for call to 'min'" in 18 units of an
+     * unseen code nvcc compiles). The device and host-device uses still resolve.
+     */
+    @Test
+    void hostCodeCallsMinAndMaxAsUnderNvcc() throws Exception {
+        ClangUnit u = parse(
+                "host_min.cu",
+                """
+                int pick(int a, int b) { return min(a, b) + max(a, b); }
+                float pickf(float a, float b) { return min(a, b); }
+                unsigned long widest(unsigned long a, long b) { return max(a, b); }
+                __host__ __device__ int both(int a, int b) { return min(a, b); }
+                __global__ void k(float *o, int n) { o[0] = min(o[1], 1.0f) + both(n, 2) + max(n, 4); }
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.errors()).isZero();
+    }
+
+    /**
      * A definition without an execution space after a {@code __host__ __device__} declaration: nvcc compiles it with
      * the declaration's space; Clang's "cannot overload" is no error of the code (no clang-error notice for it).
      */

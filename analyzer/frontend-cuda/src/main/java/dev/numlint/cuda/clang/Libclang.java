@@ -173,7 +173,12 @@ public final class Libclang {
     /**
      * nvcc defines {@code __CUDACC__} as 1, and code tests it with {@code #if !__CUDACC__} (session 40: j-pet-mlem's
      * headers, 35 "expected value in expression" errors); Clang's CUDA wrapper defines it empty. Read after the
-     * wrapper, as nvcc has it.
+     * wrapper, as nvcc has it. And host overloads of {@code min} and {@code max} for the integer and floating pairs
+     * CUDA's {@code math_functions.hpp} gives host code ({@code inline __host__ __device__}, its {@code min(int, int)}
+     * under {@code !__CUDA_ARCH__}): Clang's wrapper declares them for device code only, so a host function of a .cu
+     * file calling {@code min(a, b)} was "no matching function for call to 'min'" (session 42: 18 units of one
+     * unseen molecular-dynamics code, which nvcc compiles). Host-only overloads beside the wrapper's device ones, as
+     * Clang's CUDA mode allows overloading on the execution space; only in the host pass numlint parses.
      */
     static final String NVCC_MACROS_TEXT =
             """
@@ -181,6 +186,30 @@ public final class Libclang {
             #ifdef __CUDACC__
             #undef __CUDACC__
             #define __CUDACC__ 1
+            #endif
+            /* numlint: the host min/max overloads nvcc's math_functions.hpp gives host code; Clang's wrapper declares
+               them for device code only (numlint's own text). */
+            #if defined(__CUDA__) && !defined(__CUDA_ARCH__) && defined(__cplusplus)
+            #define NUMLINT_HOST_MINMAX(T1, T2, R) \
+              static inline __host__ R min(const T1 a, const T2 b) { return (R)a < (R)b ? (R)a : (R)b; } \
+              static inline __host__ R max(const T1 a, const T2 b) { return (R)a > (R)b ? (R)a : (R)b; }
+            NUMLINT_HOST_MINMAX(int, int, int)
+            NUMLINT_HOST_MINMAX(unsigned int, unsigned int, unsigned int)
+            NUMLINT_HOST_MINMAX(int, unsigned int, unsigned int)
+            NUMLINT_HOST_MINMAX(unsigned int, int, unsigned int)
+            NUMLINT_HOST_MINMAX(long, long, long)
+            NUMLINT_HOST_MINMAX(unsigned long, unsigned long, unsigned long)
+            NUMLINT_HOST_MINMAX(long, unsigned long, unsigned long)
+            NUMLINT_HOST_MINMAX(unsigned long, long, unsigned long)
+            NUMLINT_HOST_MINMAX(long long, long long, long long)
+            NUMLINT_HOST_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+            NUMLINT_HOST_MINMAX(long long, unsigned long long, unsigned long long)
+            NUMLINT_HOST_MINMAX(unsigned long long, long long, unsigned long long)
+            NUMLINT_HOST_MINMAX(float, float, float)
+            NUMLINT_HOST_MINMAX(double, double, double)
+            NUMLINT_HOST_MINMAX(float, double, double)
+            NUMLINT_HOST_MINMAX(double, float, double)
+            #undef NUMLINT_HOST_MINMAX
             #endif
             """;
 
