@@ -47,4 +47,23 @@ class SourceLanguageTest {
         assertThat(FlagInterpreter.interpret(toks("-O2", "-c", "k.cc")).cuda.compiledAsCuda())
                 .isFalse();
     }
+
+    /** nvcc's -G: device code unoptimised, nothing contracted (sm_80 SASS keeps FMUL and FADD, session 42). */
+    @Test
+    void deviceDebugTurnsContractionOff() {
+        assertThat(FlagInterpreter.interpret(toks("-G", "-O3", "-c", "k.cu"))
+                        .cuda
+                        .effectiveFmad())
+                .isFalse();
+        assertThat(FlagInterpreter.interpret(toks("--device-debug", "-c", "k.cu"))
+                        .cuda
+                        .effectiveFmad())
+                .isFalse();
+        assertThat(FlagInterpreter.interpret(toks("-G", "-c", "k.cu")).cuda.nvccFlags())
+                .contains("-G");
+        assertThat(FlagInterpreter.interpret(toks("-lineinfo", "-c", "k.cu"))
+                        .cuda
+                        .effectiveFmad())
+                .isTrue();
+    }
 }

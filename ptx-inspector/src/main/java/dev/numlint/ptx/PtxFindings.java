@@ -166,7 +166,7 @@ final class PtxFindings {
                     return p == null ? null : sources.line(p, u.line());
                 },
                 loc -> writtenPos(loc, m.files()),
-                PtxFacts.builtWithoutContraction(m.definedFunctions()),
+                PtxFacts.builtWithoutContraction(m.definedFunctions()) || bc != null && !bc.effectiveFmad(),
                 bc != null && !bc.effectivePrecDiv(),
                 bc != null && !bc.effectivePrecSqrt());
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);

@@ -31,6 +31,11 @@ public final class BuildContext {
     private Boolean precSqrt;
     private Boolean ftz;
     private Boolean fmad;
+    /**
+     * nvcc's {@code -G} ({@code --device-debug}): device code without optimisation; NVVM writes no fma for a*b+c and
+     * ptxas keeps FMUL and FADD apart (sm_80 SASS, session 42), so nothing is contracted.
+     */
+    private Boolean deviceDebug;
     /** Host compiler settings. */
     private String hostArch; // value of -march=, e.g. "native", "haswell"
 
@@ -71,6 +76,7 @@ public final class BuildContext {
         if (other.precSqrt != null) precSqrt = other.precSqrt;
         if (other.ftz != null) ftz = other.ftz;
         if (other.fmad != null) fmad = other.fmad;
+        if (other.deviceDebug != null) deviceDebug = other.deviceDebug;
         if (other.hostArch != null) hostArch = other.hostArch;
         if (other.hostFpContractOff != null) hostFpContractOff = other.hostFpContractOff;
         if (other.hostFastMath != null) hostFastMath = other.hostFastMath;
@@ -117,8 +123,9 @@ public final class BuildContext {
         return ftz != null ? ftz : effectiveFastMath();
     }
 
+    /** Whether device code may be contracted: -fmad=true (nvcc's default), and not a -G build. */
     public boolean effectiveFmad() {
-        return fmad == null || fmad;
+        return (fmad == null || fmad) && !Boolean.TRUE.equals(deviceDebug);
     }
     /**
      * Host contraction: where the target ISA has FMA, GCC contracts a*b+c into one by default, except for C in an ISO
@@ -185,6 +192,11 @@ public final class BuildContext {
 
     public Boolean fmad() {
         return fmad;
+    }
+
+    /** nvcc's -G, or null when the build does not say. */
+    public Boolean deviceDebug() {
+        return deviceDebug;
     }
 
     public String hostArch() {
@@ -402,6 +414,11 @@ public final class BuildContext {
         return this;
     }
 
+    public BuildContext deviceDebug(Boolean v) {
+        deviceDebug = v;
+        return this;
+    }
+
     public BuildContext hostArch(String v) {
         hostArch = v;
         return this;
@@ -497,7 +514,8 @@ public final class BuildContext {
     @Override
     public String toString() {
         return "BuildContext{fastMath=" + fastMath + ", precDiv=" + precDiv + ", precSqrt=" + precSqrt + ", ftz=" + ftz
-                + ", fmad=" + fmad + ", hostArch=" + hostArch + ", hostFpContractOff=" + hostFpContractOff
+                + ", fmad=" + fmad + ", deviceDebug=" + deviceDebug + ", hostArch=" + hostArch + ", hostFpContractOff="
+                + hostFpContractOff
                 + ", hostFastMath=" + hostFastMath + ", hostStd=" + hostStd + ", hostCompiler=" + hostCompiler
                 + ", m32=" + m32 + ", mfpmath387=" + mfpmath387
                 + ", cudaArch=" + cudaArch + ", nvccFlags=" + nvccFlags + ", defines=" + defines

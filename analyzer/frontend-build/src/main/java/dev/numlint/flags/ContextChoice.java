@@ -194,7 +194,8 @@ final class ContextChoice {
                                 .precDiv(tc.precDiv())
                                 .precSqrt(tc.precSqrt())
                                 .ftz(tc.ftz())
-                                .fmad(tc.fmad());
+                                .fmad(tc.fmad())
+                                .deviceDebug(tc.deviceDebug());
                         for (BuildContext.FlagOrigin o : tc.origins()) {
                             if (DEVICE_FLAG.matcher(o.flag()).find()) hc.addOrigin(o.flag(), o.location());
                         }
@@ -214,7 +215,8 @@ final class ContextChoice {
                 || c.precDiv() != null
                 || c.precSqrt() != null
                 || c.ftz() != null
-                || c.fmad() != null;
+                || c.fmad() != null
+                || c.deviceDebug() != null;
     }
 
     private static void notCompiledByDatabase(
@@ -506,6 +508,7 @@ final class ContextChoice {
                 .precSqrt(o.precSqrt())
                 .ftz(o.ftz())
                 .fmad(o.fmad())
+                .deviceDebug(o.deviceDebug())
                 .hostArch(o.hostArch())
                 .hostFpContractOff(o.hostFpContractOff())
                 .hostFastMath(o.hostFastMath())

@@ -388,6 +388,12 @@ final class FlagInterpreter {
                     if (FlagFacts.isTrue(v)) ctx.fmad(true);
                     else if (FlagFacts.isFalse(v)) ctx.fmad(false);
                 }
+                case "G", "device-debug" -> {
+                    // device code unoptimised: no contraction (BuildContext.deviceDebug); passed on as a code-gen flag
+                    ctx.deviceDebug(true);
+                    ctx.addNvccFlag(normalized(e));
+                    return;
+                }
                 case "arch", "gpu-architecture", "gencode", "generate-code" -> {
                     String arch = v == null ? null : archOf(v);
                     if (arch != null) ctx.cudaArch(arch);

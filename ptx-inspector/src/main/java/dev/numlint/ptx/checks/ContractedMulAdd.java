@@ -252,6 +252,9 @@ public final class ContractedMulAdd implements PtxCheck {
         if (!PtxFacts.isF(add.type()) || add.rounding() != null) {
             return;
         }
+        if (facts.settings().noContraction()) {
+            return; // a -G (or -fmad=false) build: ptxas fuses nothing (sm_80 SASS: FMUL and FADD under -G)
+        }
         for (int k = 1; k <= 2; k++) {
             Instruction mul = facts.defOf(add, k);
             if (mul == null
