@@ -305,6 +305,9 @@ public final class Consequences {
                     if (colourChannel(x)) {
                         return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-colour-channel"), x);
                     }
+                    if (FixedPoints.encodes(facts, x)) {
+                        return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-fixed-point"), x);
+                    }
                     return new Consequence(
                             Impact.Kind.AMPLIFIED, phrase("ptx-use-integer"), x, Impact.Reach.CONVERSION);
                 }

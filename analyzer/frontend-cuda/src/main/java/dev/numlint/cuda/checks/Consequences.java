@@ -89,6 +89,9 @@ final class Consequences {
                 if (statistical == null) statistical = u;
                 continue;
             }
+            if (fixedPoint(u)) {
+                continue; // llrintf(f * 2^40): a fixed-point encoding magnifies nothing (ptx/facts/FixedPoints)
+            }
             if (u.kind() == ValueUse.Kind.INDEX && conversion != null) {
                 return new Impact(
                         Impact.Kind.AMPLIFIED,
@@ -310,6 +313,43 @@ final class Consequences {
             "(?<![\\w.])(\\d+\\.?\\d*(?:[eE][-+]?\\d+)?|\\.\\d+(?:[eE][-+]?\\d+)?)[fFlL]?(?![\\w.])");
 
     private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
+
+    /** A 64-bit integer type or a rounding to one (llrintf, __float2ll_rn; long is 64 bits on the targets CUDA has). */
+    private static final java.util.regex.Pattern WIDE_INTEGER = java.util.regex.Pattern.compile(
+            "(unsigned\\s+)?long(\\s+long)?(\\s+int)?|u?int64_t|size_t|ll(rint|round)f?|l(rint|round)f?"
+                    + "|__(float|double)2u?ll_r[nzud]");
+    /** A shift that makes a power of two: {@code (1ll << 40)}, {@code 1LL<<32}. */
+    private static final java.util.regex.Pattern SHIFT =
+            java.util.regex.Pattern.compile("\\b1[uU]?[lL]{0,2}[uU]?\\s*<<\\s*(\\d+)");
+
+    /**
+     * A conversion or rounding to a 64-bit integer of a value scaled by a literal of 2^24 or more in the same
+     * expression ({@code llrintf(f * 1099511627776.0f)}, {@code (long long)(e * (1ll << 40))}): a fixed-point
+     * encoding, as molecular dynamics accumulates forces; one unit is at most 2^-24 of the value's scale, so a one-ulp
+     * difference moves the integer as it moves the value and crosses no coarse step. The PTX layer decides the same
+     * on the folded constant ({@code ptx/facts/FixedPoints}), which also sees a named one.
+     */
+    static boolean fixedPoint(ValueUse u) {
+        if (u.kind() != ValueUse.Kind.INTEGER_CONVERSION && u.kind() != ValueUse.Kind.ROUNDING) return false;
+        if (u.detail() == null
+                || u.text() == null
+                || !WIDE_INTEGER.matcher(u.detail().strip()).matches()) return false;
+        String t = u.text();
+        if (t.indexOf('*') < 0) return false;
+        java.util.regex.Matcher s = SHIFT.matcher(t);
+        while (s.find()) {
+            if (Integer.parseInt(s.group(1)) >= 24) return true;
+        }
+        java.util.regex.Matcher m = NUMBER.matcher(t);
+        while (m.find()) {
+            try {
+                if (Math.abs(Double.parseDouble(m.group(1))) >= 16777216.0) return true;
+            } catch (NumberFormatException e) {
+                // not a number after all
+            }
+        }
+        return false;
+    }
 
     /**
      * A comparison with a small tolerance ({@code err < 1e-5f}, {@code diff > 5e-4}) or with a value the programmer
