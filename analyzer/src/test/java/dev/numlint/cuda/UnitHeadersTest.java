@@ -236,6 +236,37 @@ class UnitHeadersTest {
         assertThat(hits(s.result())).contains("bins.hpp:4 NL001 ERROR");
     }
 
+    /**
+     * A template implementation file (.inl) included by a C++20 header that no unit includes is read through that
+     * header with the build's standard too (session 42: a C++20 chemistry solver's .inl files, read through their
+     * .hpp as C++17, had 101 Clang errors each).
+     */
+    @Test
+    void anInlReadThroughAHeaderReadAloneHasTheBuildsStandard(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                src.resolve("bins.hpp"),
+                "#include <map>\n#include <string>\n"
+                        + "template <class T> requires (sizeof(T) >= 4)\n"
+                        + "unsigned int bins(const std::map<std::string, T> &m, T h);\n"
+                        + "#include \"bins.inl\"\n");
+        Files.writeString(
+                src.resolve("bins.inl"),
+                "template <class T> requires (sizeof(T) >= 4)\n"
+                        + "unsigned int bins(const std::map<std::string, T> &m, T h) {\n"
+                        + "  return m.contains(\"extent\") ? (unsigned int)(m.at(\"extent\") / h) : 0u;\n"
+                        + "}\n"
+                        + "inline unsigned int bins_f(const std::map<std::string, float> &m) { return bins(m, 0.5f); }\n");
+        trivialUnits(src, "a.cpp", "b.cpp");
+        Files.writeString(
+                src.resolve("compile_commands.json"), CompileDatabases.of(src, "-std=c++20 -O2", "a.cpp", "b.cpp"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: bins.inl was read through bins.hpp with -std=c++17 (a requires-clause and std::map::contains are
+        // errors there)
+        assertThat(notices(s.result(), "bins.inl")).noneMatch(n -> n.id().equals("clang-error"));
+        assertThat(notices(s.result(), "bins.hpp")).noneMatch(n -> n.id().equals("clang-error"));
+    }
+
     @Test
     void aHeaderReadAloneWithTheMostCommonStandardSaysItsFlagsAreBorrowed(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));

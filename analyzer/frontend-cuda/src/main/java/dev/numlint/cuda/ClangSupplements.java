@@ -67,10 +67,9 @@ final class ClangSupplements {
                                 + aloneArguments(run, file, bytes, bc, dialect)
                         : "refused";
             }
-            List<Path> byName = ClangFrontEnd.includeDirsByName(unit.file(), unit.bytes(), unit.bc(), run::inTree);
             return fe.decidingTag() + fe.toolkit() + " through " + unit.file() + " "
                     + SourceCache.sha256(unit.bytes()) + " "
-                    + fe.arguments(unit.file(), language(unit.dialect()), unit.bc(), byName)
+                    + unitArguments(run, unit)
                     + (unit.header() ? " reads " + UnitHeaders.unitReads(run, unit.file()) : "");
         }
         return fe.decidingTag() + fe.toolkit() + " " + aloneArguments(run, file, bytes, bc, dialect);
@@ -82,6 +81,17 @@ final class ClangSupplements {
      */
     private static HeaderDialect borrowed(CudaScanRun run, Path file, BuildContext bc) {
         return HeaderDialect.applies(run, file, bc) ? run.headerDialect : null;
+    }
+
+    /**
+     * Clang's arguments for the unit a file is read through: its compile command's, or, for a header that no compiled
+     * unit includes (a .hpp through which its template implementation file, a .inl, is read), the header's own alone
+     * arguments, with the build's language and -std ({@link HeaderDialect}): session 42's C++20 code had its .inl files
+     * read as C++17 through their .hpp (101 errors each: requires-clauses, std::map::contains).
+     */
+    private static List<String> unitArguments(CudaScanRun run, Unit unit) {
+        // a unit with a compile command of its own takes no dialect (HeaderDialect.applies): its command's arguments
+        return aloneArguments(run, unit.file(), unit.bytes(), unit.bc(), unit.dialect());
     }
 
     /** Clang's arguments for {@code file} parsed on its own (not through a unit that includes it). */
@@ -177,9 +187,7 @@ final class ClangSupplements {
             // the file is compiled only as part of the unit that includes it: Clang parses that unit with its own
             // compile command and keeps the file's cursors (ClangParser), so the macros defined before the include
             // (name-building macros, FOO_IMPLEMENTATION) and the declarations of the headers before it are there
-            List<Path> byName =
-                    ClangFrontEnd.includeDirsByName(through.file(), through.bytes(), through.bc(), run::inTree);
-            List<String> args = fe.arguments(through.file(), language(through.dialect()), through.bc(), byName);
+            List<String> args = unitArguments(run, through);
             stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
             unit = fe.parse(through.file(), args, through.bytes(), file, bytes);
             stats.clangUnits.incrementAndGet();
