@@ -12,9 +12,9 @@ import java.util.Set;
 
 /**
  * NL002: approximate division. The intrinsic {@code __fdividef} gets its level from what the quotient decides: a
- * note where it decides nothing (written by name: a chosen approximation) or only a test of its sign that its rounding
- * cannot flip (a quotient's sign is its operands', except where it gives 0 for a divisor above 2^126); a '/' in device code built with -prec-div=false or --use_fast_math gets its
- * level from what the quotient decides.
+ * note where it decides nothing (written by name: a chosen approximation) or only a test of its sign that its
+ * rounding cannot flip (a quotient's sign is its operands', except where it gives 0 for a divisor above 2^126); a '/'
+ * in device code built with -prec-div=false or --use_fast_math gets its level from what the quotient decides.
  */
 @AutoService(CudaCheck.class)
 public final class ApproximateDivision implements CudaCheck {
@@ -47,9 +47,6 @@ public final class ApproximateDivision implements CudaCheck {
                     impact =
                             new Impact(Impact.Kind.BOUNDED, chosen, impact.sink(), impact.errorBound(), impact.reach());
                 }
-                if (impact == null) {
-                    out.consequenceWithoutDecision(d.site(), Consequences.phrase("unlike-cpu-division"));
-                }
                 String msg = RuleCatalog.get()
                         .rule("NL002")
                         .message(
@@ -57,7 +54,7 @@ public final class ApproximateDivision implements CudaCheck {
                                 "expr",
                                 Consequences.quote(d.site().text()),
                                 "consequence",
-                                impact == null ? Consequences.phrase("unlike-cpu-division") : impact.consequence());
+                                impact.consequence());
                 if (proven) {
                     out.reportProven("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact);
                 } else {

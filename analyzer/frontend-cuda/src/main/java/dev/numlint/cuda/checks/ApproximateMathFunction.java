@@ -101,7 +101,6 @@ public final class ApproximateMathFunction implements CudaCheck {
         }
     }
 
-    /** NL006's message for a fast approximation {@code expr} of the CPU's {@code fn}. */
     /**
      * The consequence of an intrinsic written by name whose result decides nothing: where it goes, and that the
      * approximation was chosen (NL002's {@code __fdividef} too).
@@ -113,6 +112,7 @@ public final class ApproximateMathFunction implements CudaCheck {
         return Consequences.phrase("chosen-by-name", "message", use);
     }
 
+    /** NL006's message for a fast approximation {@code expr} of the CPU's {@code fn}. */
     private static String intrinsicMessage(String expr, String fn, String consequence) {
         return RuleCatalog.get()
                 .rule("NL006")
