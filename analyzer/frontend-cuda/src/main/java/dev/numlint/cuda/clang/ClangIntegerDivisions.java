@@ -127,11 +127,10 @@ final class ClangIntegerDivisions {
             if (p.kind == CXCursor_UnaryOperator && ClangSyntax.integral(p.canonKind) && "-".equals(p.spelling))
                 continue;
             // std::ceil(n / 2): the integral overload converts inside; the call's argument is the quotient itself
-            if (p.kind == CXCursor_CallExpr && ClangSyntax.floating(p.canonKind)) {
-                String f = ClangSyntax.callee(p).replace("std::", "");
-                if (ROUNDINGS.contains(f) && ClangSyntax.arguments(p).contains(c))
-                    return new String[] {typeName(p), f, indexed};
-            }
+            if (p.kind == CXCursor_CallExpr
+                    && ClangSyntax.floating(p.canonKind)
+                    && ClangSyntax.arguments(p).contains(c)
+                    && rounding(p) != null) return new String[] {typeName(p), rounding(p), indexed};
             return null;
         }
         return null;

@@ -161,21 +161,7 @@ public final class IntegerDivisionInFloat implements JavaCheck {
             } else break;
         }
         if (!(e instanceof NumberLiteral lit)) return null;
-        String t = lit.getToken().replace("_", "");
-        if (t.endsWith("l") || t.endsWith("L")) t = t.substring(0, t.length() - 1);
-        try {
-            long x = t.length() > 1
-                            && t.startsWith("0")
-                            && !t.startsWith("0x")
-                            && !t.startsWith("0X")
-                            && !t.startsWith("0b")
-                            && !t.startsWith("0B")
-                    ? Long.parseLong(t.substring(1), 8)
-                    : Long.decode(t.startsWith("0b") || t.startsWith("0B") ? "0" : t);
-            if (t.startsWith("0b") || t.startsWith("0B")) x = Long.parseLong(t.substring(2), 2);
-            return (double) (negative ? -x : x);
-        } catch (NumberFormatException ex) {
-            return null;
-        }
+        double x = dev.numlint.java.Types.literalValue(lit.getToken());
+        return Double.isNaN(x) ? null : negative ? -x : x;
     }
 }
