@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param consequence short text for the message, e.g. "truncated to a pixel index at line 9" (may be null)
  * @param sink        where the value is consumed: the cast, index, branch or reduction (may be null)
  * @param errorBound  an error bound when one could be computed, e.g. "n*2^-24 relative" (may be null)
- * @param reach       for an amplified impact, the gravest discrete outcome the value reaches ({@link Reach}); null
+ * @param reach       for an amplified impact, the gravest discrete outcome the value reaches ({@link Reach}); for a
+ *                    cancellation, what the cancelled value then decides (null: nothing, it is stored or returned); null
  *                    when the producer does not tell (then nothing may assume it only decides a comparison)
  */
 public record Impact(Kind kind, String consequence, Location sink, String errorBound, Reach reach) {
@@ -92,11 +93,15 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
     }
 
     /**
-     * Whether this impact is graver than {@code other} (null: none): a more severe kind, or the same amplified kind
+     * Whether this impact is graver than {@code other} (null: none): a cancellation that decides something (its
+     * {@link #reach}) before an amplified value, a more severe kind, or the same amplified kind
      * reaching an integer or an index where {@code other} reaches only a decision.
      */
     public boolean graverThan(Impact other) {
         if (other == null) return true;
+        // a cancelled value that decides something flips beyond a tie: graver than a value that only reaches it
+        if (kind == Kind.CANCELLATION && reach != null && other.kind == Kind.AMPLIFIED) return true;
+        if (other.kind == Kind.CANCELLATION && other.reach != null && kind == Kind.AMPLIFIED) return false;
         if (kind != other.kind) return kind.compareTo(other.kind) < 0;
         return kind == Kind.AMPLIFIED
                 && other.reach == Reach.DECISION
@@ -114,6 +119,30 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
             case BOUNDED -> Level.NOTE;
             case EXACT -> null;
         };
+    }
+
+    /**
+     * The level of a finding with this impact for a rule whose hazard is a rounding or a few ulp ({@code tieOnly}: the
+     * reaches where it changes an outcome only at a tie, {@link dev.numlint.rules.RulePolicy#tieOnly}): an amplified
+     * value reaching only those is a note (a reach not known counts as one of them only when all three are), a
+     * cancellation is a warning only when the cancelled value decides something (its {@link #reach}), since a
+     * difference that is only stored carries an error no larger than an ulp of its products. Otherwise as
+     * {@link #level(Level)}.
+     */
+    public Level level(Level ceiling, java.util.Set<Reach> tieOnly) {
+        if (tieOnly == null || tieOnly.isEmpty()) return level(ceiling);
+        return switch (kind) {
+            case AMPLIFIED -> (reach == null ? tieOnly.size() == Reach.values().length : tieOnly.contains(reach))
+                    ? Level.NOTE
+                    : ceiling;
+            case CANCELLATION -> reach == null ? Level.NOTE : ceiling;
+            default -> level(ceiling);
+        };
+    }
+
+    /** Whether {@link #level(Level, java.util.Set)} makes this impact a note where {@link #level(Level)} does not. */
+    public boolean onlyAtTie(java.util.Set<Reach> tieOnly) {
+        return level(Level.WARNING) == Level.WARNING && level(Level.WARNING, tieOnly) == Level.NOTE;
     }
 
     /** The machine-readable form put under {@code properties.impact} in SARIF and JSON. */

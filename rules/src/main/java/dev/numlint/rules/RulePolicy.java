@@ -57,6 +57,13 @@ import java.util.List;
  * @param groupByLoop         report: the findings of one function whose sums one loop carries
  *                            ({@link dev.numlint.model.Identity#sum}: the register accumulators of a blocked kernel),
  *                            of the same level and type, are one finding at the first sum's line that names them all
+ * @param tieOnly             level: the rule's hazard moves a value by a rounding or a few ulp, so what it reaches in
+ *                            these {@linkplain dev.numlint.model.Impact.Reach reaches} ({@code tie-only: [decision,
+ *                            conversion, index]}) changes only where the exact value sits within those ulp of the
+ *                            threshold or the integer step, a tie either side of which the program accepts: such a
+ *                            finding is a note, and a cancellation is a warning only when the cancelled value decides
+ *                            something ({@link dev.numlint.model.Impact#level(dev.numlint.model.Level, java.util.Set)});
+ *                            empty: every amplified or cancelling impact keeps the rule's level
  */
 public record RulePolicy(
         boolean declared,
@@ -82,18 +89,45 @@ public record RulePolicy(
         boolean hostComparison,
         List<String> validationInputs,
         boolean mergeCommonSubexpressions,
-        boolean groupByLoop) {
+        boolean groupByLoop,
+        java.util.Set<dev.numlint.model.Impact.Reach> tieOnly) {
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
-            false, false, List.of(), null, false, false, false, false, false, true, null, null, null, null, 0,
-            List.of(), List.of(), false, false, false, false, List.of(), false, false);
+            false,
+            false,
+            List.of(),
+            null,
+            false,
+            false,
+            false,
+            false,
+            false,
+            true,
+            null,
+            null,
+            null,
+            null,
+            0,
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
+            false,
+            List.of(),
+            false,
+            false,
+            java.util.Set.of());
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
         validationInputs = List.copyOf(validationInputs);
         validationHazardOn = List.copyOf(validationHazardOn);
         validationPtxOptions = List.copyOf(validationPtxOptions);
+        tieOnly = tieOnly.isEmpty()
+                ? java.util.Set.of()
+                : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(tieOnly));
     }
 
     /** Whether a PTX instruction with {@code opcode} confirms a source finding of the rule. */
@@ -125,7 +159,8 @@ public record RulePolicy(
             "validation-host-comparison",
             "validation-inputs",
             "merge-common-subexpressions",
-            "group-by-loop");
+            "group-by-loop",
+            "tie-only");
 
     /** The policy a catalog entry states ({@code node}: its {@code policy:} mapping; null: {@link #DEFAULT}). */
     static RulePolicy parse(String id, JsonNode node) {
@@ -167,7 +202,24 @@ public record RulePolicy(
                 node.path("validation-host-comparison").asBoolean(false),
                 list(node.get("validation-inputs")),
                 node.path("merge-common-subexpressions").asBoolean(false),
-                node.path("group-by-loop").asBoolean(false));
+                node.path("group-by-loop").asBoolean(false),
+                reaches(id, node.get("tie-only")));
+    }
+
+    private static java.util.Set<dev.numlint.model.Impact.Reach> reaches(String id, JsonNode n) {
+        java.util.Set<dev.numlint.model.Impact.Reach> out =
+                java.util.EnumSet.noneOf(dev.numlint.model.Impact.Reach.class);
+        for (String r : list(n)) {
+            try {
+                out.add(dev.numlint.model.Impact.Reach.valueOf(r.toUpperCase(java.util.Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(
+                        "rule " + id + ": policy tie-only: unknown reach '" + r
+                                + "' (known: decision, conversion, index)",
+                        e);
+            }
+        }
+        return out;
     }
 
     private static dev.numlint.knowledge.WrittenCode.Construct construct(String id, String name) {

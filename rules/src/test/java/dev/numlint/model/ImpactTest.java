@@ -19,6 +19,35 @@ class ImpactTest {
     }
 
     @Test
+    void aHazardOfOneRoundingDecidesBeyondATieOnlyAfterACancellation() {
+        java.util.Set<Impact.Reach> all = java.util.EnumSet.allOf(Impact.Reach.class);
+        java.util.Set<Impact.Reach> decisions = java.util.EnumSet.of(Impact.Reach.DECISION);
+        Impact compared = Impact.of(Impact.Kind.AMPLIFIED, "x").withReach(Impact.Reach.DECISION);
+        Impact truncated = Impact.of(Impact.Kind.AMPLIFIED, "x").withReach(Impact.Reach.CONVERSION);
+        Impact unknown = Impact.of(Impact.Kind.AMPLIFIED, "x");
+        assertThat(compared.level(Level.WARNING, all)).isEqualTo(Level.NOTE);
+        assertThat(truncated.level(Level.WARNING, all)).isEqualTo(Level.NOTE);
+        assertThat(unknown.level(Level.WARNING, all)).isEqualTo(Level.NOTE);
+        assertThat(compared.level(Level.WARNING, decisions)).isEqualTo(Level.NOTE);
+        assertThat(truncated.level(Level.WARNING, decisions)).isEqualTo(Level.WARNING);
+        assertThat(unknown.level(Level.WARNING, decisions)).isEqualTo(Level.WARNING);
+        // a difference only stored is an ulp of its products; one that decides flips wherever they nearly cancel
+        Impact stored = Impact.of(Impact.Kind.CANCELLATION, "x");
+        Impact decides = stored.withReach(Impact.Reach.DECISION);
+        assertThat(stored.level(Level.WARNING, all)).isEqualTo(Level.NOTE);
+        assertThat(decides.level(Level.WARNING, all)).isEqualTo(Level.WARNING);
+        assertThat(decides.graverThan(compared)).isTrue();
+        assertThat(compared.graverThan(decides)).isFalse();
+        assertThat(compared.onlyAtTie(all)).isTrue();
+        assertThat(decides.onlyAtTie(all)).isFalse();
+        // no policy: as before
+        assertThat(compared.level(Level.WARNING, java.util.Set.of())).isEqualTo(Level.WARNING);
+        assertThat(Impact.of(Impact.Kind.GROWING, "x").level(Level.WARNING, all))
+                .isEqualTo(Level.WARNING);
+        assertThat(Impact.of(Impact.Kind.EXACT, "x").level(Level.WARNING, all)).isNull();
+    }
+
+    @Test
     void builderWritesThePropertyAndTheSinkAsRelatedLocation() {
         Location sink = Location.of("k.cu", 9, 13);
         Finding f = Finding.builder("NL003")

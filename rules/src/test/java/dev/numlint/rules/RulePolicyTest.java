@@ -42,6 +42,19 @@ class RulePolicyTest {
     }
 
     @Test
+    void aRuleNamesTheReachesItsHazardChangesOnlyAtATie() throws Exception {
+        assertThat(parse("{tie-only: [decision, index]}").tieOnly())
+                .containsExactlyInAnyOrder(
+                        dev.numlint.model.Impact.Reach.DECISION, dev.numlint.model.Impact.Reach.INDEX);
+        assertThat(parse("{merge: line}").tieOnly()).isEmpty();
+        assertThatThrownBy(() -> parse("{tie-only: [branch]}"))
+                .hasMessageContaining("NL999")
+                .hasMessageContaining("branch");
+        RuleCatalog c = RuleCatalog.get();
+        assertThat(c.rulesWhere(p -> !p.tieOnly().isEmpty())).containsExactly("NL002", "NL003", "NL006");
+    }
+
+    @Test
     void theCatalogDeclaresTheEnginesSpecialCases() {
         RuleCatalog c = RuleCatalog.get();
         assertThat(c.rulesWhere(RulePolicy::everySite)).containsExactly("NL001", "NL002", "NL006", "NL009");

@@ -315,8 +315,11 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         if (b.level() == null) b.level(level(b.ruleId()));
         if (b.impact() != null) {
             // as the scan does: the rule's level is the ceiling, the impact decides below it; exact is no finding
-            Level byImpact = b.impact().level(b.level());
+            java.util.Set<dev.numlint.model.Impact.Reach> tieOnly =
+                    dev.numlint.rules.RuleCatalog.get().policy(b.ruleId()).tieOnly();
+            Level byImpact = b.impact().level(b.level(), tieOnly);
             if (byImpact == null) return;
+            if (b.impact().onlyAtTie(tieOnly)) b.property("onlyAtTie", true);
             b.level(byImpact);
         }
         findings.add(b.build());

@@ -642,8 +642,10 @@ public final class Scanner {
             }
             if (b.impact() != null) {
                 // the configured or catalog level is the ceiling; the impact decides below it
-                Level byImpact = b.impact().level(b.level());
+                java.util.Set<Impact.Reach> tieOnly = catalog.policy(id).tieOnly();
+                Level byImpact = b.impact().level(b.level(), tieOnly);
                 if (byImpact != null) {
+                    if (b.impact().onlyAtTie(tieOnly)) b.property("onlyAtTie", true);
                     b.level(byImpact);
                 }
                 // provably exact: not a hazard, never shown; kept until the layers merge, where it takes the other

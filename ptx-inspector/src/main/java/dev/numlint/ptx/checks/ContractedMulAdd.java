@@ -211,14 +211,22 @@ public final class ContractedMulAdd implements PtxCheck {
         SourcePos qp = facts.writtenPos(q);
         boolean pHere = here == null || samePlace(here, pp);
         boolean qHere = here == null || samePlace(here, qp);
+        // what the difference then decides (a test, a conversion, an index): its reach, which keeps the finding a
+        // warning under the rule's tie-only policy; a difference only stored is a few ulp of its products
+        Consequence then = facts.consequences().of(at);
+        Impact.Reach decides = then != null && then.kind() == Impact.Kind.AMPLIFIED
+                ? (then.reach() != null ? then.reach() : Impact.Reach.DECISION)
+                : null;
+        String tail = decides == null ? "" : ", then " + then.what();
         if (pHere && qHere) {
-            return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), at);
+            return new Consequence(
+                    Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference") + tail, at, decides);
         }
         // the phrase names the other line; the sink is this line, which the message need not say again
         String what = pHere || qHere
                 ? Consequences.phrase("ptx-use-difference-one", "where", where(here, pHere ? qp : pp))
                 : Consequences.phrase("ptx-use-difference-none", "first", where(here, pp), "second", where(here, qp));
-        return new Consequence(Impact.Kind.CANCELLATION, what, null);
+        return new Consequence(Impact.Kind.CANCELLATION, what + tail, null, decides);
     }
 
     /**

@@ -4,6 +4,7 @@ import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FlagCitation;
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
@@ -17,7 +18,9 @@ import java.util.Set;
  * cancellation (unless the signs of its terms make it a sum of magnitudes, or it is evaluated in double and rounded to float right away, where the fma's 2^-53 reaches the
  * float as an ulp at most, short of a cancellation to 2^-29 of the terms, or it is evaluated in double and kept there
  * deciding nothing, where it moves by 2^-53 of a product), a result that reaches an index, a conversion, a branch or
- * a reduction is amplified, anything else (stored, returned) is a note.
+ * a reduction is amplified, anything else (stored, returned) is a note. The catalog's {@code tie-only} policy then
+ * makes an amplified value a note (one rounding moves a decision only at a tie) and keeps a cancellation a warning only
+ * where the cancelled value decides something ({@link Impact#level(dev.numlint.model.Level, java.util.Set)}).
  */
 @AutoService(CudaCheck.class)
 public final class ContractibleMulAdd implements CudaCheck {
@@ -131,12 +134,37 @@ public final class ContractibleMulAdd implements CudaCheck {
                 consequence = impact.consequence();
                 fp64 = true;
             } else if (c.differenceOfProducts()) {
+                // the cancelled value's error is an ulp of its products, not of itself: stored, it is a few ulp of
+                // the terms (a note for a rule whose decisions flip only at a tie); what it decides flips wherever the
+                // exact difference is within that ulp of the threshold, not only at a tie
+                Impact then = Consequences.of(c.site(), out);
+                Impact.Reach decides = then.kind() == Impact.Kind.AMPLIFIED
+                        ? (then.reach() != null ? then.reach() : Impact.Reach.DECISION)
+                        : null;
+                ValueUse edge = c.site().uses().stream()
+                        .filter(u -> u.kind() == ValueUse.Kind.DOMAIN_EDGE)
+                        .findFirst()
+                        .orElse(null);
+                if (decides == null && edge != null) {
+                    // sqrtf(R*R - y*y) at |y| = R: fused, the difference is the rounding error of y*y, negative half
+                    // the time, and the root is NaN
+                    decides = Impact.Reach.DECISION;
+                    then = new Impact(
+                            Impact.Kind.AMPLIFIED,
+                            Consequences.phrase("use-domain-edge", "fn", edge.detail(), "line", edge.line()),
+                            out.location(edge.line(), edge.column()),
+                            null,
+                            decides);
+                }
                 impact = new Impact(
                         Impact.Kind.CANCELLATION,
                         "a difference of products: one product is rounded, the other is not",
+                        decides == null ? null : then.sink(),
                         null,
-                        null);
-                consequence = Consequences.phrase("product-difference");
+                        decides);
+                consequence = decides == null
+                        ? Consequences.phrase("product-difference")
+                        : Consequences.phrase("product-difference-decides", "consequence", then.consequence());
             } else if ((impact = Consequences.of(c.site(), out)).kind() == Impact.Kind.AMPLIFIED
                     && zeroTestsOnly(c.site())) {
                 // r2 = dx*dx + dy*dy + dz*dz, then r2 != 0: a sum of non-negative terms is 0 only when every term
@@ -145,6 +173,19 @@ public final class ContractibleMulAdd implements CudaCheck {
                         + " test against 0 cannot flip");
                 consequence = Consequences.phrase("sum-nonnegative-zero-test");
                 proven = true; // from the code's structure: the PTX layer's "compared in a condition" does not raise it
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED
+                    && otherProduct(c)
+                    && !c.site().termsCannotCancel()) {
+                // a*w0 + b*w1 tested, converted or indexed: the products' signs are not known to agree, so they may
+                // cancel, and exact cancellation is common (symmetric data), where the fused sum is the rounding error
+                // of one product rather than 0: the decision flips beyond a tie
+                impact = new Impact(
+                        Impact.Kind.CANCELLATION,
+                        impact.consequence(),
+                        impact.sink(),
+                        null,
+                        impact.reach() != null ? impact.reach() : Impact.Reach.DECISION);
+                consequence = Consequences.phrase("product-sum-decides", "consequence", impact.consequence());
             } else {
                 consequence = impact.consequence();
             }

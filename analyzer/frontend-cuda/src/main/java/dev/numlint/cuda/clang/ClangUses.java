@@ -20,6 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ClangUses {
     static final int DEPTH = 3;
 
+    /** Functions whose real domain has an edge a cancelled value can fall past (NaN beyond it). */
+    static final java.util.Set<String> DOMAIN_EDGES = java.util.Set.of(
+            "sqrt", "sqrtf", "sqrtl", "rsqrt", "rsqrtf", "log", "logf", "log2", "log2f", "log10", "log10f", "asin",
+            "asinf", "acos", "acosf");
+
     private static final java.util.Set<String> SELECTIONS =
             java.util.Set.of("fminf", "fmaxf", "fmin", "fmax", "min", "max", "std::min", "std::max");
 
@@ -154,6 +159,10 @@ final class ClangUses {
                                 || base.startsWith("sqrt")
                                 || base.startsWith("fabs")
                                 || SATURATIONS.contains(base))) {
+                    // the argument of sqrt, log, asin, acos itself: a cancelled difference that comes out below the
+                    // domain's edge (0, or -1 and 1) gives NaN where the exact value gives a number
+                    if (direct && DOMAIN_EDGES.contains(base) && p.children.indexOf(c) == 1)
+                        out.add(use(ValueUse.Kind.DOMAIN_EDGE, p, base, via));
                     direct = false; // math passes a function of the value on
                     continue;
                 }

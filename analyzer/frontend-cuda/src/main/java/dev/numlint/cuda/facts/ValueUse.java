@@ -97,6 +97,12 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
          * {@code ClangAgreeingSides}): one ulp may flip the test, the flip changes nothing (continuous).
          */
         AGREEING_SIDES,
+        /**
+         * The argument of a function whose real domain has an edge ({@code sqrt}, {@code log}: below 0; {@code asin},
+         * {@code acos}: outside [-1, 1]): one ulp of an ordinary value moves the result by about an ulp, but a
+         * cancelled difference whose exact value is at the edge can come out beyond it, where the result is NaN.
+         */
+        DOMAIN_EDGE,
         /** Stored to memory (array element, member, pointer target). */
         STORE,
         /** Returned from the function. */
