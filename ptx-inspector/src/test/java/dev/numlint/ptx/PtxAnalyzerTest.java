@@ -667,9 +667,7 @@ class PtxAnalyzerTest {
                 .extracting(r -> r.location().startLine())
                 .containsExactlyInAnyOrder(5, 6);
         assertThat(f.impact().kind()).isEqualTo(dev.numlint.model.Impact.Kind.AMPLIFIED);
-        // one rounding moves the integer only at a tie (the catalog's tie-only policy): a note that says why
-        assertThat(f.level()).isEqualTo(Level.NOTE);
-        assertThat(f.properties()).containsEntry("onlyAtTie", true);
+        assertThat(f.level()).isEqualTo(Level.WARNING);
         assertThat(f.message()).contains("converted to an integer at line 6");
     }
 
