@@ -13,6 +13,18 @@ class LinearFormsTest {
     }
 
     @Test
+    void formsTooLargeTogetherAreNoFractionNotAnError() {
+        // each form holds 40 terms (below the limit of 64); together they hold 80: tinker9's tortor.h crashed here
+        StringBuilder e = new StringBuilder("i");
+        StringBuilder x = new StringBuilder("x");
+        for (int k = 0; k < 40; k++) {
+            e.append(" + a").append(k);
+            x.append(" + b").append(k);
+        }
+        assertThat(fraction(e.toString(), x.toString(), "i")).isFalse();
+    }
+
+    @Test
     void weightsInOtherWrittenForms() {
         assertThat(fraction("x - i", "x", "i")).isTrue();
         assertThat(fraction("x - (float)i", "x", "i")).isTrue();

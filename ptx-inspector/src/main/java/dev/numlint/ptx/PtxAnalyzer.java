@@ -207,31 +207,9 @@ public final class PtxAnalyzer implements Analyzer {
      * The trees nvcc may read and the PTX layer may quote: the real paths of the scanned PATHs (the scan's
      * {@link dev.numlint.spi.TrustBoundary}), never the working directory.
      */
-    /**
-     * The absolute, existing directories that {@code -I}, {@code -isystem} or {@code --include-path} name in the
-     * user's {@code --nvcc-flags}: the user named them, so nvcc may read headers there (an MPI or a package's headers
-     * outside the scanned tree); relative ones are the tree's and stay under its rules.
-     */
+    /** The include directories the user named in {@code --nvcc-flags} ({@link dev.numlint.spi.UserIncludeDirs}). */
     public static List<Path> userIncludeDirs(List<String> flags) {
-        List<Path> out = new ArrayList<>();
-        for (int i = 0; i < flags.size(); i++) {
-            String f = flags.get(i);
-            String v = null;
-            for (String opt : List.of("-I", "-isystem", "--include-path", "-idirafter")) {
-                if (f.equals(opt) && i + 1 < flags.size()) v = flags.get(++i);
-                else if (f.startsWith(opt + "=")) v = f.substring(opt.length() + 1);
-                else if (opt.equals("-I") && f.startsWith("-I") && f.length() > 2) v = f.substring(2);
-                if (v != null) break;
-            }
-            if (v == null) continue;
-            try {
-                Path p = Path.of(v);
-                if (p.isAbsolute() && java.nio.file.Files.isDirectory(p)) out.add(p.normalize());
-            } catch (java.nio.file.InvalidPathException e) {
-                // not a path: nvcc's own flag check names it
-            }
-        }
-        return out;
+        return dev.numlint.spi.UserIncludeDirs.of(flags);
     }
 
     static List<Path> roots(ScanContext ctx) {

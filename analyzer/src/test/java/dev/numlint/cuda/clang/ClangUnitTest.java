@@ -681,6 +681,25 @@ class ClangUnitTest {
     }
 
     @Test
+    void anIncludeDirectoryTheUserNamesIsTrustedAsForNvccOneTheTreeNamesIsNot() throws Exception {
+        // maos (session 43): --nvcc-flags "-I<cuSPARSE headers>" reached nvcc, not Clang, whose types were then unknown
+        Path root = Files.createDirectories(dir.resolve("tree"));
+        Path pkg = Files.createDirectories(dir.resolve("pkg/include"));
+        Files.writeString(pkg.resolve("cusparse.h"), "typedef struct S *cusparseHandle_t;\n");
+        ClangFrontEnd fe = ClangFrontEnd.forTest(root, null, null);
+        Path f = root.resolve("k.cu");
+        BuildContext bc = BuildContext.defaults().addNvccFlag("-I" + pkg);
+        assertThat(fe.arguments(f, ClangFrontEnd.Language.CUDA, bc)).doesNotContain("-I" + pkg.toRealPath());
+        fe.userIncludeDirs(List.of("-I", pkg.toString()));
+        assertThat(fe.arguments(f, ClangFrontEnd.Language.CUDA, bc))
+                .contains("-I" + pkg.toAbsolutePath().normalize());
+        // a header found there is the compiler's: not followed, not refused
+        byte[] text = "#include <cusparse.h>\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(ClangIncludeClosure.refusal(root, f, text, fe.arguments(f, ClangFrontEnd.Language.CUDA, bc)))
+                .isNull();
+    }
+
+    @Test
     void theProjectRootAboveTheScannedTreeIsAnIncludeDirectoryThatReachesOnlyTheTree() throws Exception {
         // MOQUI: the build's -I<project root> finds <moqui/base/x.hpp>; the scan's root is moqui/ below it
         Path project = Files.createDirectories(dir.resolve("proj"));

@@ -63,6 +63,13 @@ public final class ClangFrontEnd {
     private Path cacheDir;
 
     private final String fallback;
+
+    /**
+     * The include directories the user named in {@code --nvcc-flags} (real paths): trusted like the toolkit's, as the
+     * PTX layer trusts them for nvcc ({@link dev.numlint.spi.UserIncludeDirs}); headers found there are the
+     * compiler's, not followed by {@link ClangIncludeClosure}.
+     */
+    private List<Path> userDirs = List.of();
     /** The scan root: relative paths of the build are resolved against it. */
     private final Path root;
 
@@ -132,6 +139,7 @@ public final class ClangFrontEnd {
         Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
         ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root, tree);
         fe.cacheDir = ClangPch.kept() ? ctx.cacheDir() : null;
+        fe.userIncludeDirs(ctx.commandLineFlags());
         fe.alone = Boolean.getBoolean("numlint.clang.alone");
         fe.both = !fe.alone && Boolean.getBoolean("numlint.clang.both");
         return fe;
@@ -447,7 +455,7 @@ public final class ClangFrontEnd {
             Path abs = p.toAbsolutePath().normalize();
             if (tree != null && abs.startsWith(tree) && Files.isDirectory(abs)) a.add("-I" + abs);
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
-            else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs))) a.add("-I" + abs);
+            else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs) || userDir(abs))) a.add("-I" + abs);
         }
         for (Path p : bc.includePaths()) {
             Path abs = (p.isAbsolute() || root == null ? p : root.resolve(p))
@@ -455,7 +463,7 @@ public final class ClangFrontEnd {
                     .normalize();
             if (tree != null && abs.startsWith(tree)) a.add("-I" + abs);
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
-            else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs))) a.add("-I" + abs);
+            else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs) || userDir(abs))) a.add("-I" + abs);
         }
         for (Path p : extraIncludeDirs) {
             if (tree != null && p.toAbsolutePath().normalize().startsWith(tree)) a.add("-I" + p);
@@ -542,6 +550,23 @@ public final class ClangFrontEnd {
         Path real = IncludePolicy.real(abs);
         Path tk = IncludePolicy.real(toolkit);
         return real != null && tk != null && Files.isDirectory(real) && real.startsWith(tk);
+    }
+
+    /** Trusts the include directories that the user's command-line flags ({@code --nvcc-flags}) name. */
+    void userIncludeDirs(List<String> flags) {
+        userDirs = dev.numlint.spi.UserIncludeDirs.of(flags).stream()
+                .map(IncludePolicy::real)
+                .filter(java.util.Objects::nonNull)
+                .toList();
+    }
+
+    /** Whether {@code abs} is one of the user's include directories or below one, a link followed first. */
+    boolean userDir(Path abs) {
+        if (userDirs.isEmpty()) return false;
+        Path real = IncludePolicy.real(abs);
+        if (real == null || !Files.isDirectory(real)) return false;
+        for (Path u : userDirs) if (real.startsWith(u)) return true;
+        return false;
     }
 
     static boolean packageIncludeDir(Path abs) {
