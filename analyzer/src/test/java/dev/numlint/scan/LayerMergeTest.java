@@ -279,6 +279,23 @@ class LayerMergeTest {
         assertThat(merged.impact().reach()).isEqualTo(Impact.Reach.CONVERSION);
     }
 
+    @Test
+    void aTieNoteThePtxLayerFollowsToAnIntegerIsAWarningWithoutTheTieReason() {
+        // maos (session 43): the source saw 'x < y' (a tie, a note), the PTX layer the same value truncated to an int
+        Impact compared = Impact.of(Impact.Kind.AMPLIFIED, "one ulp can flip 'x < y' at line 9")
+                .withReach(Impact.Reach.DECISION);
+        Finding src = source("NL003", 8, "x = a*b + c", Level.NOTE, compared).toBuilder()
+                .property("onlyAtTie", true)
+                .build();
+        Impact integer = Impact.of(Impact.Kind.AMPLIFIED, "converted to an integer at line 10")
+                .withReach(Impact.Reach.CONVERSION);
+        Finding merged = merge(
+                        List.of(src, ptxAt("NL003", 8, "fma.rn.f32 %f3, %f2, %f1, %f0;", "x = a*b + c;", integer)))
+                .get(0);
+        assertThat(merged.level()).isEqualTo(Level.WARNING);
+        assertThat(merged.properties()).doesNotContainKey("onlyAtTie");
+    }
+
     private static Finding source(String rule, int line, String text, Level level, Impact impact) {
         return Finding.builder(rule)
                 .level(level)

@@ -195,6 +195,11 @@ public record Finding(
             properties.put(k, v);
             return this;
         }
+
+        public Builder removeProperty(String k) {
+            properties.remove(k);
+            return this;
+        }
         /**
          * Sets the impact: the scan derives the level from it ({@link Impact#level}), it is written as
          * {@code properties.impact}, and its sink becomes a related location.

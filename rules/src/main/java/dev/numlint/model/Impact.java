@@ -140,9 +140,15 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
         };
     }
 
-    /** Whether {@link #level(Level, java.util.Set)} makes this impact a note where {@link #level(Level)} does not. */
+    /**
+     * Whether {@link #level(Level, java.util.Set)} makes this impact a note because what it decides changes only at a
+     * tie: an amplified value whose reach is tie-only (a cancellation only stored is a note for another reason: its
+     * error is an ulp of its products).
+     */
     public boolean onlyAtTie(java.util.Set<Reach> tieOnly) {
-        return level(Level.WARNING) == Level.WARNING && level(Level.WARNING, tieOnly) == Level.NOTE;
+        return kind == Kind.AMPLIFIED
+                && level(Level.WARNING) == Level.WARNING
+                && level(Level.WARNING, tieOnly) == Level.NOTE;
     }
 
     /** The machine-readable form put under {@code properties.impact} in SARIF and JSON. */

@@ -40,6 +40,7 @@ class ImpactTest {
         assertThat(compared.graverThan(decides)).isFalse();
         assertThat(compared.onlyAtTie(all)).isTrue();
         assertThat(decides.onlyAtTie(all)).isFalse();
+        assertThat(stored.onlyAtTie(all)).isFalse();
         // no policy: as before
         assertThat(compared.level(Level.WARNING, java.util.Set.of())).isEqualTo(Level.WARNING);
         assertThat(Impact.of(Impact.Kind.GROWING, "x").level(Level.WARNING, all))

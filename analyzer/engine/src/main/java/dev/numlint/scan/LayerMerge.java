@@ -678,6 +678,10 @@ final class LayerMerge {
             message = withConsequence(message, src.identity().consequence(), impact);
         }
         b.level(level);
+        if (level.atLeast(Level.WARNING) && src.properties().containsKey("onlyAtTie")) {
+            // the PTX layer followed the value past the tie to a graver outcome: the source's note reason is gone
+            b.removeProperty("onlyAtTie");
+        }
         if (raisedBy != null
                 && raisedBy.identity().judgement() == Identity.Judgement.DOUBLE_ROUNDING
                 && (src.identity().judgement() == null || src.identity().judgement() == Identity.Judgement.IN_DOUBLE)) {

@@ -214,7 +214,9 @@ public final class ContractedMulAdd implements PtxCheck {
         // what the difference then decides (a test, a conversion, an index): its reach, which keeps the finding a
         // warning under the rule's tie-only policy; a difference only stored is a few ulp of its products
         Consequence then = facts.consequences().of(at);
-        Impact.Reach decides = then != null && then.kind() == Impact.Kind.AMPLIFIED
+        // reached as the difference itself: squared and summed into a norm first, it decides only where every term
+        // cancels
+        Impact.Reach decides = then != null && then.kind() == Impact.Kind.AMPLIFIED && then.direct()
                 ? (then.reach() != null ? then.reach() : Impact.Reach.DECISION)
                 : null;
         String tail = decides == null ? "" : ", then " + then.what();

@@ -60,6 +60,17 @@ public final class ContractibleMulAdd implements CudaCheck {
         return rest.replaceAll("\\[[^\\[\\]]*\\]", "").indexOf('*') >= 0;
     }
 
+    /**
+     * Whether a use that decides something (a test, a conversion, an index) receives the value itself
+     * ({@link ValueUse#direct}): a cross product's component squared and summed into a norm before its test ({@code
+     * rt2 = xt*xt + yt*yt + zt*zt; if (rt2 != 0)}) flips it only where every component cancels, a degenerate case,
+     * not wherever one does.
+     */
+    static boolean decidesDirectly(dev.numlint.cuda.facts.Site site) {
+        for (ValueUse u : site.uses()) if (u.kind().amplifies() && u.direct() && !u.statistical()) return true;
+        return false;
+    }
+
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         Set<Integer> lines = new HashSet<>();
@@ -138,7 +149,7 @@ public final class ContractibleMulAdd implements CudaCheck {
                 // the terms (a note for a rule whose decisions flip only at a tie); what it decides flips wherever the
                 // exact difference is within that ulp of the threshold, not only at a tie
                 Impact then = Consequences.of(c.site(), out);
-                Impact.Reach decides = then.kind() == Impact.Kind.AMPLIFIED
+                Impact.Reach decides = then.kind() == Impact.Kind.AMPLIFIED && decidesDirectly(c.site())
                         ? (then.reach() != null ? then.reach() : Impact.Reach.DECISION)
                         : null;
                 ValueUse edge = c.site().uses().stream()

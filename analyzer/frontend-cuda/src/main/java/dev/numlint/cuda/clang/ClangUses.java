@@ -91,14 +91,14 @@ final class ClangUses {
                 if (integral(p.canonKind) && floating(c.canonKind)) {
                     if (interpolated.get() == null && interpolation(p, c, p.canon, fn, via, depth, out)) return;
                     if (interpolated.get() != null) {
-                        out.add(use(ValueUse.Kind.INTERPOLATION, p, p.canon, via));
+                        out.add(use(direct, ValueUse.Kind.INTERPOLATION, p, p.canon, via));
                         continue;
                     }
                     // an explicit cast's own implicit conversion ((unsigned char)(c * 255.0f)): the cast decides
                     ClangNode cast = p.parent != null && isExplicitCast(p.parent) ? p.parent : null;
                     if (cast != null && ClangColourChannels.colourChannel(unit, cast, fn))
-                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, cast, cast.type, via));
-                    else out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
+                        out.add(use(direct, ValueUse.Kind.COLOUR_CHANNEL, cast, cast.type, via));
+                    else out.add(use(direct, ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
@@ -111,14 +111,14 @@ final class ClangUses {
                 if (interpolated.get() != null) {
                     // the index (or its floor held in a float), converted exactly: the interpolation's own
                     if (integral(p.canonKind) && floating(c.canonKind))
-                        out.add(use(ValueUse.Kind.INTERPOLATION, p, p.type, via));
+                        out.add(use(direct, ValueUse.Kind.INTERPOLATION, p, p.type, via));
                     continue;
                 }
                 if (integral(p.canonKind)) {
                     // an 8-bit display channel (ClangColourChannels): one ulp moves the colour by one level at most
                     if (ClangColourChannels.colourChannel(unit, p, fn))
-                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, p, p.type, via));
-                    else out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
+                        out.add(use(direct, ValueUse.Kind.COLOUR_CHANNEL, p, p.type, via));
+                    else out.add(use(direct, ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
@@ -126,6 +126,7 @@ final class ClangUses {
             if (p.kind == CXCursor_ArraySubscriptExpr) {
                 if (p.children.indexOf(c) == 1)
                     out.add(use(
+                            direct,
                             interpolated.get() != null ? ValueUse.Kind.INTERPOLATION : ValueUse.Kind.INDEX,
                             p,
                             null,
@@ -143,15 +144,15 @@ final class ClangUses {
                     if (interpolated.get() == null
                             && p.children.size() == 2
                             && interpolation(p, c, base, fn, via, depth, out)) return;
-                    out.add(use(ValueUse.Kind.ROUNDING, p, base, via, unit.drawn(c, fn)));
+                    out.add(use(direct, ValueUse.Kind.ROUNDING, p, base, via, unit.drawn(c, fn)));
                     return;
                 }
                 if (SELECTIONS.contains(name)) {
-                    out.add(use(ValueUse.Kind.SELECTION, p, base, via));
+                    out.add(use(direct, ValueUse.Kind.SELECTION, p, base, via));
                     continue;
                 }
                 if (ClangUnit.ATOMIC_ADDS.contains(base)) {
-                    out.add(use(ValueUse.Kind.ATOMIC, p, base, via));
+                    out.add(use(direct, ValueUse.Kind.ATOMIC, p, base, via));
                     return;
                 }
                 if (floating(p.canonKind)
@@ -162,11 +163,11 @@ final class ClangUses {
                     // the argument of sqrt, log, asin, acos itself: a cancelled difference that comes out below the
                     // domain's edge (0, or -1 and 1) gives NaN where the exact value gives a number
                     if (direct && DOMAIN_EDGES.contains(base) && p.children.indexOf(c) == 1)
-                        out.add(use(ValueUse.Kind.DOMAIN_EDGE, p, base, via));
+                        out.add(use(direct, ValueUse.Kind.DOMAIN_EDGE, p, base, via));
                     direct = false; // math passes a function of the value on
                     continue;
                 }
-                out.add(use(ValueUse.Kind.CALL, p, base, via, unit.drawn(c, fn)));
+                out.add(use(direct, ValueUse.Kind.CALL, p, base, via, unit.drawn(c, fn)));
                 return;
             }
             if (p.kind == CXCursor_BinaryOperator && isComparison(p.spelling)
@@ -207,12 +208,12 @@ final class ClangUses {
                     Double k = constant(p.children.get(0) == c ? p.children.get(1) : p.children.get(0));
                     if (k != null) compared = Double.toString(k);
                 }
-                out.add(use(kind, p, compared, via, variate));
+                out.add(use(direct, kind, p, compared, via, variate));
                 return;
             }
             if (p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"))
                     || p.kind == CXCursor_UnaryOperator && p.spelling.equals("!")) {
-                out.add(use(ValueUse.Kind.BRANCH, p, null, via, unit.drawn(c, fn)));
+                out.add(use(direct, ValueUse.Kind.BRANCH, p, null, via, unit.drawn(c, fn)));
                 return;
             }
             if ((p.kind == CXCursor_IfStmt
@@ -220,11 +221,11 @@ final class ClangUses {
                             || p.kind == CXCursor_DoStmt
                             || p.kind == CXCursor_ConditionalOperator)
                     && condition(p) == c) {
-                out.add(use(ValueUse.Kind.BRANCH, p, null, via, unit.drawn(c, fn)));
+                out.add(use(direct, ValueUse.Kind.BRANCH, p, null, via, unit.drawn(c, fn)));
                 return;
             }
             if (p.kind == CXCursor_ReturnStmt) {
-                out.add(use(ValueUse.Kind.RETURN, p, null, via));
+                out.add(use(direct, ValueUse.Kind.RETURN, p, null, via));
                 return;
             }
             if (p.kind == CXCursor_VarDecl) {
@@ -239,7 +240,7 @@ final class ClangUses {
                 if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
                     if (depth > 0) reads(p, l.refUsr, l.spelling, fn, depth, out, direct);
                 } else {
-                    out.add(use(ValueUse.Kind.STORE, p, null, via));
+                    out.add(use(direct, ValueUse.Kind.STORE, p, null, via));
                 }
                 return;
             }
@@ -262,7 +263,7 @@ final class ClangUses {
                         && !pairs.pairedComponent(p, fn)
                         // terms of opposite signs add magnitudes (ClangSigns): nothing cancels
                         && !unit.signs().termsCannotCancel(p.line, unit.text(p)))
-                    out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
+                    out.add(use(direct, ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
                 direct = false; // a sum or difference with something else is another value
                 continue;
             }
@@ -644,6 +645,15 @@ final class ClangUses {
 
     private ValueUse use(ValueUse.Kind kind, ClangNode at, String detail, String via) {
         return use(kind, at, detail, via, false);
+    }
+
+    /** A use the value reaches directly ({@code direct}: {@link ValueUse#direct}) or not. */
+    private ValueUse use(boolean direct, ValueUse.Kind kind, ClangNode at, String detail, String via) {
+        return use(direct, kind, at, detail, via, false);
+    }
+
+    private ValueUse use(boolean direct, ValueUse.Kind kind, ClangNode at, String detail, String via, boolean variate) {
+        return new ValueUse(kind, at.line, at.column, unit.text(at), detail, via, variate, direct);
     }
 
     /** A use; {@code variate}: the value reaching it is a random variate ({@link ClangRandom}). */

@@ -13,11 +13,27 @@ package dev.numlint.cuda.facts;
  * @param randomVariate the value reaching this use is a random variate: it was computed from a random draw (a call
  *               of a generator, directly or through a local assigned from one), so a one-ulp change of it is another
  *               draw of the same distribution
+ * @param direct the value reaches this use as itself, only moved, scaled, converted or passed through locals: no sum
+ *               or difference with something else and no function of it on the way (a front end that does not tell
+ *               says true). A cancelled difference decides what it reaches directly; squared and summed with other
+ *               terms first ({@code xt*xt + yt*yt}), it decides only where they all cancel
  */
-public record ValueUse(Kind kind, int line, int column, String text, String detail, String via, boolean randomVariate) {
+public record ValueUse(
+        Kind kind,
+        int line,
+        int column,
+        String text,
+        String detail,
+        String via,
+        boolean randomVariate,
+        boolean direct) {
 
     public ValueUse(Kind kind, int line, int column, String text, String detail, String via) {
-        this(kind, line, column, text, detail, via, false);
+        this(kind, line, column, text, detail, via, false, true);
+    }
+
+    public ValueUse(Kind kind, int line, int column, String text, String detail, String via, boolean randomVariate) {
+        this(kind, line, column, text, detail, via, randomVariate, true);
     }
 
     /**
