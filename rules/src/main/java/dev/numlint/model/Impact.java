@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a hazard's value decides: the consequence that makes a finding worth a reviewer's attention.
@@ -129,7 +130,7 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
      * difference that is only stored carries an error no larger than an ulp of its products. Otherwise as
      * {@link #level(Level)}.
      */
-    public Level level(Level ceiling, java.util.Set<Reach> tieOnly) {
+    public Level level(Level ceiling, Set<Reach> tieOnly) {
         if (tieOnly == null || tieOnly.isEmpty()) return level(ceiling);
         return switch (kind) {
             case AMPLIFIED -> (reach == null ? tieOnly.size() == Reach.values().length : tieOnly.contains(reach))
@@ -145,7 +146,7 @@ public record Impact(Kind kind, String consequence, Location sink, String errorB
      * tie: an amplified value whose reach is tie-only (a cancellation only stored is a note for another reason: its
      * error is an ulp of its products).
      */
-    public boolean onlyAtTie(java.util.Set<Reach> tieOnly) {
+    public boolean onlyAtTie(Set<Reach> tieOnly) {
         return kind == Kind.AMPLIFIED
                 && level(Level.WARNING) == Level.WARNING
                 && level(Level.WARNING, tieOnly) == Level.NOTE;

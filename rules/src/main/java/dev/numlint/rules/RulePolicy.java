@@ -1,8 +1,12 @@
 package dev.numlint.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.numlint.model.Impact;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * How the engine treats a rule's findings, declared with the rule in the catalog ({@code policy:} of catalog.yml):
@@ -90,44 +94,19 @@ public record RulePolicy(
         List<String> validationInputs,
         boolean mergeCommonSubexpressions,
         boolean groupByLoop,
-        java.util.Set<dev.numlint.model.Impact.Reach> tieOnly) {
+        Set<Impact.Reach> tieOnly) {
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
-            false,
-            false,
-            List.of(),
-            null,
-            false,
-            false,
-            false,
-            false,
-            false,
-            true,
-            null,
-            null,
-            null,
-            null,
-            0,
-            List.of(),
-            List.of(),
-            false,
-            false,
-            false,
-            false,
-            List.of(),
-            false,
-            false,
-            java.util.Set.of());
+            false, false, List.of(), null, false, false, false, false, false, true, null, null, null, null, 0,
+            List.of(), List.of(), false, false, false, false, List.of(), false, false, Set.of());
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
         validationInputs = List.copyOf(validationInputs);
         validationHazardOn = List.copyOf(validationHazardOn);
         validationPtxOptions = List.copyOf(validationPtxOptions);
-        tieOnly = tieOnly.isEmpty()
-                ? java.util.Set.of()
-                : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(tieOnly));
+        tieOnly = Set.copyOf(tieOnly);
     }
 
     /** Whether a PTX instruction with {@code opcode} confirms a source finding of the rule. */
@@ -206,12 +185,11 @@ public record RulePolicy(
                 reaches(id, node.get("tie-only")));
     }
 
-    private static java.util.Set<dev.numlint.model.Impact.Reach> reaches(String id, JsonNode n) {
-        java.util.Set<dev.numlint.model.Impact.Reach> out =
-                java.util.EnumSet.noneOf(dev.numlint.model.Impact.Reach.class);
+    private static Set<Impact.Reach> reaches(String id, JsonNode n) {
+        Set<Impact.Reach> out = EnumSet.noneOf(Impact.Reach.class);
         for (String r : list(n)) {
             try {
-                out.add(dev.numlint.model.Impact.Reach.valueOf(r.toUpperCase(java.util.Locale.ROOT)));
+                out.add(Impact.Reach.valueOf(r.toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
                 throw new IllegalStateException(
                         "rule " + id + ": policy tie-only: unknown reach '" + r

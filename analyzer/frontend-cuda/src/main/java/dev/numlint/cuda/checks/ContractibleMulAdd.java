@@ -4,6 +4,7 @@ import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FlagCitation;
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.Site;
 import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
@@ -33,7 +34,7 @@ public final class ContractibleMulAdd implements CudaCheck {
      * Whether the value goes straight into a never-negative local ({@link dev.numlint.cuda.facts.Site#neverNegative})
      * and every use of it that decides something is a test of that local against 0.
      */
-    static boolean zeroTestsOnly(dev.numlint.cuda.facts.Site site) {
+    static boolean zeroTestsOnly(Site site) {
         String v = site.neverNegative();
         if (v == null) return false;
         boolean any = false;
@@ -66,7 +67,7 @@ public final class ContractibleMulAdd implements CudaCheck {
      * rt2 = xt*xt + yt*yt + zt*zt; if (rt2 != 0)}) flips it only where every component cancels, a degenerate case,
      * not wherever one does.
      */
-    static boolean decidesDirectly(dev.numlint.cuda.facts.Site site) {
+    static boolean decidesDirectly(Site site) {
         for (ValueUse u : site.uses()) if (u.kind().amplifies() && u.direct() && !u.statistical()) return true;
         return false;
     }
