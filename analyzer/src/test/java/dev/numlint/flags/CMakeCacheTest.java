@@ -71,6 +71,21 @@ class CMakeCacheTest {
     }
 
     @Test
+    void cacheOfAMovedTreeAppliesOnlyWhenItsOriginIsGoneAndHasTheSameName(@TempDir Path dir) throws IOException {
+        project(dir);
+        // configured at /gone/<same name> and moved here (a CI artifact): applied
+        cache(dir, "/nonexistent-numlint-origin/" + dir.getFileName(), "");
+        assertThat(kernel(dir, dir.resolve("build")).defines()).contains("ON_GPU");
+        // an existing directory of the same name elsewhere is another project: not applied
+        Path other = dir.resolve("build/" + dir.getFileName());
+        Files.createDirectories(other);
+        cache(dir, other.toString(), "");
+        assertThat(kernel(dir, dir.resolve("build")).defines())
+                .contains("ON_CPU")
+                .doesNotContain("ON_GPU");
+    }
+
+    @Test
     void cmakeDefineStillWinsOverTheCache(@TempDir Path dir) throws IOException {
         project(dir);
         cache(dir, dir.toAbsolutePath().normalize().toString(), "");

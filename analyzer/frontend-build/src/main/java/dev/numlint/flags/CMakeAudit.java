@@ -356,6 +356,16 @@ final class CMakeAudit {
 
     // ---------------------------------------------------------------- evaluation of arguments
 
+    /**
+     * The configuration the analyzed build uses, for {@code $<CONFIG:...>}: {@code CMAKE_BUILD_TYPE} as the cache or
+     * the lists set it, or null when it is empty (a multi-configuration generator, or no type chosen: then no
+     * configuration's expression is decided).
+     */
+    String configuration() {
+        PosText t = vars.get("CMAKE_BUILD_TYPE");
+        return t == null || t.text.isBlank() ? null : t.text.trim();
+    }
+
     String currentCondition() {
         for (Block b : blocks) {
             if (b.condition() != null) return b.condition();
@@ -495,7 +505,7 @@ final class CMakeAudit {
                         continue;
                     }
                     if (iface || TARGET_KEYWORDS.contains(p.text)) continue;
-                    for (GenexEval.Piece piece : GenexEval.eval(p, currentCondition())) {
+                    for (GenexEval.Piece piece : GenexEval.eval(p, currentCondition(), configuration())) {
                         if (name.equals("target_compile_definitions")) {
                             flags.define(piece.text(), piece.condition(), name + "(" + t + ")", into);
                         } else {

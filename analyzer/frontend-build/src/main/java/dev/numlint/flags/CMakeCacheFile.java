@@ -52,12 +52,31 @@ final class CMakeCacheFile {
                 continue;
             }
             String home = r.values().get("CMAKE_HOME_DIRECTORY");
-            if (home == null || !Path.of(home).toAbsolutePath().normalize().equals(src)) continue;
+            if (home == null || !(sameProject(Path.of(home), src) || relocated(Path.of(home), src, f))) continue;
             Map<String, String> user = new LinkedHashMap<>(r.values());
             user.remove("CMAKE_HOME_DIRECTORY");
             return new Result(user, f, null);
         }
         return new Result(Map.of(), problemFile, problem);
+    }
+
+    private static boolean sameProject(Path home, Path src) {
+        return home.toAbsolutePath().normalize().equals(src);
+    }
+
+    /**
+     * A tree configured elsewhere and moved here (a CI artifact, a copied checkout): the directory it was configured
+     * from does not exist on this machine, has the source directory's name, and the cache lies inside the source
+     * directory.
+     */
+    private static boolean relocated(Path home, Path src, Path cache) {
+        Path name = home.getFileName();
+        return home.isAbsolute()
+                && name != null
+                && src.getFileName() != null
+                && name.toString().equals(src.getFileName().toString())
+                && cache.startsWith(src)
+                && !Files.exists(home);
     }
 
     /** The entries of one cache; CMAKE_HOME_DIRECTORY is kept (internal) to match the project. */

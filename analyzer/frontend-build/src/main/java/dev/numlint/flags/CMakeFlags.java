@@ -23,7 +23,7 @@ final class CMakeFlags {
         for (int i = from; i < v.size(); i++) {
             PosText p = v.get(i);
             if (CMakeAudit.TARGET_KEYWORDS.contains(p.text)) continue;
-            for (GenexEval.Piece piece : GenexEval.eval(p, audit.currentCondition())) {
+            for (GenexEval.Piece piece : GenexEval.eval(p, audit.currentCondition(), audit.configuration())) {
                 PosText t = piece.text();
                 if (t.text.startsWith("SHELL:")) {
                     toks(t.sub(6), piece.lang(), piece.condition(), via, into);

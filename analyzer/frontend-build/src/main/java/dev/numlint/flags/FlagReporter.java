@@ -270,7 +270,11 @@ final class FlagReporter {
         Condition cond = t.condition() == null ? null : Condition.of(t.condition());
         RuleCatalog cat = RuleCatalog.get();
         String own = h.message();
-        BuildDatabase.Count inDb = database == null || database.isOwn(e.loc()) || inactive == Inactive.UNMATCHED
+        // a place another configuration takes (its condition read as false) is not what the commands carry
+        BuildDatabase.Count inDb = database == null
+                        || database.isOwn(e.loc())
+                        || inactive == Inactive.UNMATCHED
+                        || inactive == Inactive.CONDITION
                 ? null
                 : database.count(decision(h));
         // under a condition numlint cannot evaluate, but in the compile commands: in this build, as the message says

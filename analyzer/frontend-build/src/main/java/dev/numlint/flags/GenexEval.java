@@ -34,6 +34,16 @@ final class GenexEval {
      * @param outer condition of the enclosing block (if()), or null
      */
     static List<Piece> eval(PosText elem, String outer) {
+        return eval(elem, outer, null);
+    }
+
+    /**
+     * As {@link #eval(PosText, String)}, with the build's configuration known: {@code $<CONFIG:X>} is then decided
+     * (a match applies unconditionally; another configuration's branch keeps a condition that names the build's).
+     *
+     * @param config the value of {@code CMAKE_BUILD_TYPE} the analyzed build uses, or null when unknown
+     */
+    static List<Piece> eval(PosText elem, String outer, String config) {
         List<Piece> out = new ArrayList<>();
         if (elem.text.indexOf("$<") < 0) {
             out.add(new Piece(elem, FlagTok.Lang.ANY, outer));
@@ -52,18 +62,18 @@ final class GenexEval {
                 int colon = topLevel(inner.text, ':');
                 if (colon > 0 && inner.text.startsWith("$<")) {
                     // $<condition:content>
-                    Cond c = cond(inner.text.substring(0, colon));
+                    Cond c = cond(inner.text.substring(0, colon), config);
                     if (c.never) {
                         i = close + 1;
                         continue;
                     }
                     acc = acc.and(c);
-                    text.append(nested(inner.sub(colon + 1), acc));
+                    text.append(nested(inner.sub(colon + 1), acc, config));
                 } else {
                     String head = colon > 0 ? inner.text.substring(0, colon) : inner.text;
                     switch (head) {
                         case "1", "BUILD_INTERFACE", "BUILD_LOCAL_INTERFACE", "LINK_ONLY", "COMPILE_ONLY" -> text
-                                .append(nested(inner.sub(colon + 1), acc));
+                                .append(nested(inner.sub(colon + 1), acc, config));
                         case "0", "INSTALL_INTERFACE" -> {
                             // removed
                         }
@@ -84,9 +94,9 @@ final class GenexEval {
     }
 
     /** Content of a conditional expression: may contain further expressions (their conditions are ignored). */
-    private static PosText nested(PosText content, Cond acc) {
+    private static PosText nested(PosText content, Cond acc, String config) {
         if (content.text.indexOf("$<") < 0) return content;
-        List<Piece> ps = eval(content, acc.condition);
+        List<Piece> ps = eval(content, acc.condition, config);
         PosText.Builder b = new PosText.Builder();
         for (int k = 0; k < ps.size(); k++) {
             if (k > 0) b.appendSynthetic(';');
@@ -144,7 +154,7 @@ final class GenexEval {
     }
 
     /** Evaluates a condition expression "$<...>" (or 0/1). */
-    private static Cond cond(String g) {
+    private static Cond cond(String g, String config) {
         g = g.trim();
         if (g.equals("1")) return Cond.ALWAYS;
         if (g.equals("0")) return new Cond(FlagTok.Lang.ANY, null, true);
@@ -171,11 +181,28 @@ final class GenexEval {
             }
             case "AND" -> {
                 Cond c = Cond.ALWAYS;
-                for (String part : splitTop(arg, ',')) c = c.and(cond(part));
+                for (String part : splitTop(arg, ',')) c = c.and(cond(part, config));
                 return c;
             }
+            case "NOT" -> {
+                Cond c = cond(arg, config);
+                if (c.equals(Cond.ALWAYS)) {
+                    // not the analyzed configuration: another build's option, kept with its condition (a note)
+                    return arg.contains("$<CONFIG:") && config != null
+                            ? new Cond(FlagTok.Lang.ANY, "'" + g + "' (this build is " + config + ")", false)
+                            : new Cond(FlagTok.Lang.ANY, null, true);
+                }
+                if (c.never) return Cond.ALWAYS;
+                return new Cond(FlagTok.Lang.ANY, "'" + g + "'", false);
+            }
             case "CONFIG" -> {
-                return new Cond(FlagTok.Lang.ANY, "the " + arg + " configuration", false);
+                if (config == null) return new Cond(FlagTok.Lang.ANY, "the " + arg + " configuration", false);
+                // $<CONFIG:cfgs> (CMake 3.19+: a comma-separated list) compares case-insensitively
+                for (String c : arg.split(",", -1)) {
+                    if (c.trim().equalsIgnoreCase(config)) return Cond.ALWAYS;
+                }
+                return new Cond(
+                        FlagTok.Lang.ANY, "the " + arg + " configuration (this build is " + config + ")", false);
             }
             default -> {
                 return new Cond(FlagTok.Lang.ANY, "'" + g + "'", false);
