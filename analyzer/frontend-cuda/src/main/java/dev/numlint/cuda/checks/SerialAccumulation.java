@@ -274,8 +274,8 @@ public final class SerialAccumulation implements CudaCheck {
             if (stride != null) {
                 // y[j*C] in the j loop, y[iy] with iy += incy: each iteration updates another element unless the
                 // loop-invariant stride is 0 (or its rows overlap); a hazard that needs that is no default finding
-                impact = Impact.bounded("one term per element: its index moves with the loop's counter by a stride;"
-                        + " a sum only if " + stride);
+                impact = Impact.bounded(
+                        "one term per element: its index moves with the loop's counter;" + " a sum only if " + stride);
                 consequence = Consequences.phrase("sum-stride", "condition", stride);
             } else if (cleanUp) {
                 // for (; i < n; i++) after a loop that stopped at i + 4 > n, or from i = n / 4 * 4: the remainder of
