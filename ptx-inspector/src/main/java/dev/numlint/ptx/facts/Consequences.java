@@ -54,10 +54,12 @@ public final class Consequences {
 
     private final PtxFacts facts;
     private final Clamps clamps;
+    private final PeriodicWraps wraps;
 
     Consequences(PtxFacts facts) {
         this.facts = facts;
         this.clamps = new Clamps(facts);
+        this.wraps = new PeriodicWraps(facts);
     }
 
     /** The consequence of the value that {@code start} defines. */
@@ -301,6 +303,12 @@ public final class Consequences {
         switch (op) {
             case "cvt" -> {
                 String dst = x.type();
+                boolean rounds = PtxFacts.isInteger(dst)
+                        || x.rounding() != null && x.rounding().isInteger();
+                if (rounds && PtxFacts.isF(x.sourceType()) && wraps.wraps(x)) {
+                    // f.x -= floorf(0.5f + f.x): a count of periods subtracted from the value, the minimum image
+                    return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-periodic-wrap"), x);
+                }
                 if (PtxFacts.isInteger(dst)) {
                     if (colourChannel(x)) {
                         return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-colour-channel"), x);

@@ -203,6 +203,7 @@ final class Consequences {
         boolean interpolation = false;
         for (ValueUse u : site.uses()) {
             if (u.kind() == ValueUse.Kind.INTERPOLATION
+                    || u.kind() == ValueUse.Kind.PERIODIC_WRAP
                     || u.kind() == ValueUse.Kind.SELECTION
                     || u.kind() == ValueUse.Kind.ZERO_TERM
                     || u.kind() == ValueUse.Kind.END_CLAMP
@@ -444,6 +445,7 @@ final class Consequences {
         // the rounding that would decide something, had its weight not moved with it
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.INTERPOLATION) return phrase("use-interpolation", "line", u.line());
+            if (u.kind() == ValueUse.Kind.PERIODIC_WRAP) return phrase("use-periodic-wrap", "line", u.line());
         }
         // the test that would decide something, had the terms it guards not carried the value as a factor
         for (ValueUse u : uses) {

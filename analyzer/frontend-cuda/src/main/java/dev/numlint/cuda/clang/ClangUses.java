@@ -115,6 +115,11 @@ final class ClangUses {
                     continue;
                 }
                 if (integral(p.canonKind)) {
+                    // x -= L * (int)(x / L + 0.5f): a count of periods subtracted from the value itself
+                    if (ClangPeriodicWraps.wraps(unit, p, c)) {
+                        out.add(use(direct, ValueUse.Kind.PERIODIC_WRAP, p, p.type, via));
+                        return;
+                    }
                     // an 8-bit display channel (ClangColourChannels): one ulp moves the colour by one level at most
                     if (ClangColourChannels.colourChannel(unit, p, fn))
                         out.add(use(direct, ValueUse.Kind.COLOUR_CHANNEL, p, p.type, via));
@@ -144,6 +149,11 @@ final class ClangUses {
                     if (interpolated.get() == null
                             && p.children.size() == 2
                             && interpolation(p, c, base, fn, via, depth, out)) return;
+                    // f.x -= floorf(0.5f + f.x): the minimum image; the wrapped value's own walk goes on
+                    if (interpolated.get() == null && ClangPeriodicWraps.wraps(unit, p, c)) {
+                        out.add(use(direct, ValueUse.Kind.PERIODIC_WRAP, p, base, via));
+                        return;
+                    }
                     out.add(use(direct, ValueUse.Kind.ROUNDING, p, base, via, unit.drawn(c, fn)));
                     return;
                 }

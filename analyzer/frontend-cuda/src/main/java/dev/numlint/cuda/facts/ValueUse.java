@@ -95,6 +95,12 @@ public record ValueUse(
          */
         INTERPOLATION,
         /**
+         * Rounded to a count of periods that is subtracted from the value itself ({@code f.x -= floorf(0.5f + f.x)},
+         * {@code dx -= box * rintf(dx * invBox)}: the minimum image, a wrap into one period): where one ulp moves the
+         * count, the result moves by one period to an equivalent image (continuous modulo the period).
+         */
+        PERIODIC_WRAP,
+        /**
          * Tested against zero where the side the test guards only adds terms that carry the value as a factor, and the
          * other side does nothing ({@code w = max(0, 1 - d); if (w > 0) acc += w * v;}, or {@code if (w == 0)
          * continue;} before such terms): the test flips only where the value is about zero, where those terms are
