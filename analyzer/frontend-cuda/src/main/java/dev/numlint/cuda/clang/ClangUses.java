@@ -314,10 +314,21 @@ final class ClangUses {
                 return true;
             }
             String x = squashed(p.children.get(1)), y = squashed(p.children.get(2));
-            if (!(x.equals(a) && y.equals(b) || x.equals(b) && y.equals(a))) return false;
-            out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
-            follow(p, fn, via, depth, out, direct);
-            return true;
+            if (x.equals(a) && y.equals(b) || x.equals(b) && y.equals(a)) {
+                out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
+                follow(p, fn, via, depth, out, direct);
+                return true;
+            }
+            // a clamp written as nested ?: (r < lo ? lo : (r > hi ? hi : r)): one arm is the bound compared with,
+            // the other the min/max of the same value with the other bound; where the test flips both arms are the
+            // bound (continuous)
+            if (nestedClamp(p.children.get(1), p.children.get(2), a, b)
+                    || nestedClamp(p.children.get(2), p.children.get(1), a, b)) {
+                out.add(use(ValueUse.Kind.SELECTION, cmp, "a clamp", via));
+                follow(p, fn, via, depth, out, direct);
+                return true;
+            }
+            return false;
         }
         if (p.kind == CXCursor_IfStmt
                 && (ClangSelections.signSelection(unit, cmp, p) || ClangSelections.ratioClip(unit, cmp, p))) {
@@ -351,6 +362,29 @@ final class ClangUses {
         out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
         followAssigned(then, fn, via, depth, out, direct);
         return true;
+    }
+
+    /**
+     * Whether {@code bound} is one side of the comparison {@code a OP b} and {@code other} a {@code ?:} that selects
+     * between the other side (the clamped value) and a second bound by comparing the two: the outer {@code ?:} is a
+     * clamp to [bound, second bound].
+     */
+    private boolean nestedClamp(ClangNode bound, ClangNode other, String a, String b) {
+        String bd = squashed(bound);
+        String v = bd.equals(b) ? a : bd.equals(a) ? b : null;
+        if (v == null) return false;
+        ClangNode in = other;
+        while (in != null && in.kind == CXCursor_ParenExpr && in.children.size() == 1) in = in.children.get(0);
+        if (in == null || in.kind != CXCursor_ConditionalOperator || in.children.size() != 3) return false;
+        ClangNode c = in.children.get(0);
+        while (c != null && c.kind == CXCursor_ParenExpr && c.children.size() == 1) c = c.children.get(0);
+        if (c == null || c.kind != CXCursor_BinaryOperator || !isComparison(c.spelling) || c.children.size() != 2)
+            return false;
+        String ca = squashed(c.children.get(0)), cb = squashed(c.children.get(1));
+        String hi = ca.equals(v) ? cb : cb.equals(v) ? ca : null;
+        if (hi == null || hi.equals(bd)) return false;
+        String x = squashed(in.children.get(1)), y = squashed(in.children.get(2));
+        return x.equals(v) && y.equals(hi) || x.equals(hi) && y.equals(v);
     }
 
     /**
