@@ -39,6 +39,8 @@ final class ClangSignClasses {
     private static final Set<String> ALWAYS_POSITIVE =
             Set.of("rsqrt", "rsqrtf", "exp", "expf", "__expf", "exp2", "exp2f", "exp10", "exp10f", "cosh", "coshf");
     private static final Set<String> RELATIONS = Set.of("<", ">", "<=", ">=", "==", "!=");
+    /** Minimum and maximum of two values: of two non-negative ones, 0 exactly when one (both) of them is. */
+    private static final Set<String> MIN_MAX = Set.of("fmin", "fminf", "fmax", "fmaxf", "min", "max");
     /** The operations a site can be: a contraction's sum or difference, a sum's update, a division, a call. */
     private static final Set<String> SITE_OPERATORS = Set.of("+", "-", "+=", "-=", "/");
     /** Marks a call site for {@link #find}: a math-library call, written as the site's text. */
@@ -364,6 +366,14 @@ final class ClangSignClasses {
                     if (zero(strip(args.get(0)))) return independent(fn, s, args.get(1), site, seen);
                     if (zero(strip(args.get(1)))) return independent(fn, s, args.get(0), site, seen);
                 }
+                if (MIN_MAX.contains(f) && args.size() == 2) {
+                    // the min (max) of two non-negative values is 0 exactly when one (both) of them is: the smallest
+                    // of three bond lengths, sqrt of sums of squares, tested against 0
+                    return signs.nonNegative(args.get(0), s, 0)
+                            && signs.nonNegative(args.get(1), s, 0)
+                            && independent(fn, s, args.get(0), site, seen)
+                            && independent(fn, s, args.get(1), site, seen);
+                }
                 return false;
             }
             case CXCursor_DeclRefExpr -> {
@@ -452,7 +462,10 @@ final class ClangSignClasses {
                 || signs.opaqueOf.get(fn).contains(usr)) {
             return false;
         }
-        if (!seen.add(usr)) return false; // a store that reads the local itself (a cycle on this path)
+        // a store that reads the local itself (rmin = fminf(rmin, rdc), t = t * x): by induction over the stores, the
+        // value it reads has the class the other stores give it, which the loop below checks; every operation
+        // independent() accepts combines sign classes only, so the cycle adds no dependence on the rounding
+        if (!seen.add(usr)) return true;
         try {
             boolean sums = false;
             boolean later = false;
