@@ -322,6 +322,41 @@ class LayerMergeTest {
                 .build();
     }
 
+    /**
+     * The source proved a rounding continuous (an interpolation's index and weight, a periodic wrap) and names it as its
+     * bounded impact's sink: the PTX layer's "rounded to an integral value" at that line is the same rounding and
+     * raises nothing; one at another line does (session 44: a PME B-spline whose weight goes to a spline function).
+     */
+    @Test
+    void aRoundingTheSourceProvedContinuousIsNotRaisedByThePtxLayer() {
+        Impact continuous = new Impact(
+                Impact.Kind.BOUNDED,
+                "the index and its weight move together at line 31",
+                Location.of("k.cu", 31, 17),
+                null);
+        Finding src = source("NL003", 30, "x[i] * ra + y[i] * rb", Level.NOTE, continuous);
+        Impact sameRounding = new Impact(
+                Impact.Kind.AMPLIFIED,
+                "rounded to an integral value",
+                Location.of("k.cu", 31, 5),
+                null,
+                Impact.Reach.CONVERSION);
+        Finding ptx =
+                ptxAt("NL003", 30, "fma.rn.f32 %f3, %f2, %f1, %f0;", "float fr = x[i] * ra + y[i] * rb;", sameRounding);
+        Finding merged = merge(List.of(src, ptx)).get(0);
+        assertThat(merged.level()).isEqualTo(Level.NOTE);
+        assertThat(merged.impact().kind()).isEqualTo(Impact.Kind.BOUNDED);
+        Impact elsewhere = new Impact(
+                Impact.Kind.AMPLIFIED,
+                "rounded to an integral value",
+                Location.of("k.cu", 40, 5),
+                null,
+                Impact.Reach.CONVERSION);
+        Finding other =
+                ptxAt("NL003", 30, "fma.rn.f32 %f3, %f2, %f1, %f0;", "float fr = x[i] * ra + y[i] * rb;", elsewhere);
+        assertThat(merge(List.of(src, other)).get(0).level()).isEqualTo(Level.WARNING);
+    }
+
     @Test
     void onlyAnFmaTheCompilerFormedConfirmsAContraction() {
         Impact cancel = new Impact(Impact.Kind.CANCELLATION, "a difference of products", null, null);

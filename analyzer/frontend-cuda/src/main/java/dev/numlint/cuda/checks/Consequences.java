@@ -139,6 +139,12 @@ final class Consequences {
         }
         String where = boundedText(uses);
         out.consequenceWithoutDecision(site, where);
+        // the rounding the source proved continuous (an interpolation's index, a periodic wrap): the PTX layer's
+        // "rounded to an integral value" at that line is the same rounding and does not raise it (LayerMerge)
+        for (ValueUse u : uses) {
+            if (u.kind() == ValueUse.Kind.INTERPOLATION || u.kind() == ValueUse.Kind.PERIODIC_WRAP)
+                return new Impact(Impact.Kind.BOUNDED, where, out.location(u.line(), u.column()), null);
+        }
         return new Impact(Impact.Kind.BOUNDED, where, null, null);
     }
 

@@ -72,6 +72,10 @@ final class ClangInterpolations {
                 found[0] = true;
             if (n.spelling.equals("+") && (termOfAny(l, family) && one(r) || termOfAny(r, family) && one(l)))
                 found[1] = true;
+            // the taps of a B-spline or cubic stencil: i + k for the counter k of a loop (PME's igrid + iz)
+            if (n.spelling.equals("+")
+                    && (termOfAny(l, family) && loopCounter(r) || termOfAny(r, family) && loopCounter(l)))
+                found[1] = true;
         });
         return found[0] && found[1] ? index : null;
     }
@@ -166,6 +170,22 @@ final class ClangInterpolations {
                 && s.spelling.equals("+")
                 && s.children.size() == 2
                 && (term(s.children.get(0), usr) || term(s.children.get(1), usr));
+    }
+
+    /** Whether {@code e} reads the counter of a {@code for} loop, declared in its header. */
+    private static boolean loopCounter(ClangNode e) {
+        ClangNode s = strip(e);
+        if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return false;
+        for (ClangNode p = s.parent; p != null; p = p.parent) {
+            if (p.kind != CXCursor_ForStmt || p.children.isEmpty()) continue;
+            ClangNode init = p.children.get(0);
+            boolean[] declared = new boolean[1];
+            init.forEach(n -> {
+                if (n.kind == CXCursor_VarDecl && s.refUsr.equals(n.usr)) declared[0] = true;
+            });
+            if (declared[0]) return true;
+        }
+        return false;
     }
 
     private static boolean one(ClangNode e) {

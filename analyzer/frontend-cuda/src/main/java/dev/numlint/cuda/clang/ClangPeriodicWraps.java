@@ -44,15 +44,33 @@ final class ClangPeriodicWraps {
                 || p.kind == CXCursor_BinaryOperator && p.spelling.equals("-");
         if (!subtracts) return false;
         ClangNode target = strip(p.children.get(0));
-        if (target == null || target.kind != CXCursor_DeclRefExpr && target.kind != CXCursor_MemberRefExpr)
-            return false;
-        if (!floating(target.canonKind)) return false;
-        String wrapped = squash(unit.text(target));
+        if (target == null || !floating(target.canonKind)) return false;
+        String wrapped = bare(unit.text(target));
+        // (w + 0.5f) - floorf(w + 0.5f): the rounded value itself, wrapped into one period
+        if (wrapped.equals(bare(unit.text(operand)))) return true;
+        if (target.kind != CXCursor_DeclRefExpr && target.kind != CXCursor_MemberRefExpr) return false;
         boolean[] reads = new boolean[1];
         operand.forEach(n -> {
             if ((n.kind == CXCursor_DeclRefExpr || n.kind == CXCursor_MemberRefExpr)
-                    && wrapped.equals(squash(unit.text(n)))) reads[0] = true;
+                    && wrapped.equals(bare(unit.text(n)))) reads[0] = true;
         });
         return reads[0];
+    }
+
+    /** The text without white space and without parentheses around the whole. */
+    private static String bare(String text) {
+        String t = squash(text);
+        while (t.length() > 2 && t.charAt(0) == '(' && closes(t) == t.length() - 1) t = t.substring(1, t.length() - 1);
+        return t;
+    }
+
+    /** The index of the parenthesis that closes the one at 0. */
+    private static int closes(String t) {
+        int depth = 0;
+        for (int i = 0; i < t.length(); i++) {
+            if (t.charAt(i) == '(') depth++;
+            else if (t.charAt(i) == ')' && --depth == 0) return i;
+        }
+        return -1;
     }
 }
