@@ -460,9 +460,9 @@ class CudaSourceAnalyzerTest {
     @Test
     void elementUpdatesCiteTheLoopThatRepeatsTheElement(@TempDir Path dir) throws Exception {
         java.util.function.IntFunction<String> at = serialSumMessages(dir, "element_updates.c");
-        assertThat(at.apply(50)).contains("loop at line 45:");
-        assertThat(at.apply(64)).contains("loop at line 60:");
-        assertThat(at.apply(119)).contains("loop at line 116:");
+        assertThat(at.apply(51)).contains("loop at line 46:");
+        assertThat(at.apply(65)).contains("loop at line 61:");
+        assertThat(at.apply(120)).contains("loop at line 117:");
     }
 
     /**

@@ -200,7 +200,9 @@ final class ClangSites {
             if (moving.contains(p)) element = true;
             else {
                 carrying.addAll(loopVariables(p));
-                carrying.addAll(ClangElements.doCounters(p));
+                // the counters a do loop's condition steps (do { ... } while (++c < C);)
+                if (p.kind == CXCursor_DoStmt && p.children.size() == 2)
+                    carrying.addAll(ClangCounterSteps.doCounters(p));
                 // a variable the loop's body steps or assigns outside its inner loops (a panel pointer's A += 8)
                 // changes the term with it too
                 p.forEach(x -> {
