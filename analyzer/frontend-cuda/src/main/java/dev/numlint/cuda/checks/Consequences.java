@@ -210,6 +210,7 @@ final class Consequences {
         for (ValueUse u : site.uses()) {
             if (u.kind() == ValueUse.Kind.INTERPOLATION
                     || u.kind() == ValueUse.Kind.PERIODIC_WRAP
+                    || u.kind() == ValueUse.Kind.NEGLIGIBLE_CUTOFF
                     || u.kind() == ValueUse.Kind.SELECTION
                     || u.kind() == ValueUse.Kind.ZERO_TERM
                     || u.kind() == ValueUse.Kind.END_CLAMP
@@ -458,6 +459,7 @@ final class Consequences {
             if (u.kind() == ValueUse.Kind.ZERO_TERM) return phrase("use-zero-term", "line", u.line());
             if (u.kind() == ValueUse.Kind.END_CLAMP) return phrase("use-end-clamp", "line", u.line());
             if (u.kind() == ValueUse.Kind.AGREEING_SIDES) return phrase("use-agreeing-sides", "line", u.line());
+            if (u.kind() == ValueUse.Kind.NEGLIGIBLE_CUTOFF) return phrase("use-negligible-cutoff", "line", u.line());
         }
         // the comparison that would decide something, had it not been written against a tolerance
         for (ValueUse u : uses) {

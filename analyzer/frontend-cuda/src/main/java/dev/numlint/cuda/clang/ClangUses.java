@@ -201,13 +201,15 @@ final class ClangUses {
                 boolean variate = unit.drawn(c, fn);
                 ValueUse.Kind kind = !variate && unit.drawn(p, fn)
                         ? ValueUse.Kind.RANDOM_DRAW
-                        : ClangGuardedZeros.guards(p, c)
-                                ? ValueUse.Kind.ZERO_TERM
-                                : ClangEndClamps.clamps(unit, p, c, fn.node())
-                                        ? ValueUse.Kind.END_CLAMP
-                                        : unit.sidesAgree(p, fn.node())
-                                                ? ValueUse.Kind.AGREEING_SIDES
-                                                : ValueUse.Kind.COMPARISON;
+                        : ClangNegligibleCutoffs.cutoff(unit, p, c)
+                                ? ValueUse.Kind.NEGLIGIBLE_CUTOFF
+                                : ClangGuardedZeros.guards(p, c)
+                                        ? ValueUse.Kind.ZERO_TERM
+                                        : ClangEndClamps.clamps(unit, p, c, fn.node())
+                                                ? ValueUse.Kind.END_CLAMP
+                                                : unit.sidesAgree(p, fn.node())
+                                                        ? ValueUse.Kind.AGREEING_SIDES
+                                                        : ValueUse.Kind.COMPARISON;
                 // the constant a variable is compared with ('r2 != 0.0f'), as the hand-written ValueFlow records it
                 String compared = null;
                 ClangNode value = strip(c);

@@ -125,6 +125,12 @@ public record ValueUse(
          * cancelled difference whose exact value is at the edge can come out beyond it, where the result is NaN.
          */
         DOMAIN_EDGE,
+        /**
+         * Compared with a cutoff so far below 0 that the exponential the guarded branch adds is below the type's
+         * resolution there ({@code if (term > -50) e += exp(term) / d}): where one ulp flips the test, the term
+         * added or skipped is negligible (continuous to within that resolution).
+         */
+        NEGLIGIBLE_CUTOFF,
         /** Stored to memory (array element, member, pointer target). */
         STORE,
         /** Returned from the function. */
