@@ -161,4 +161,29 @@ final class ClangElementBases {
         subscripts.addAll(args);
         return strip(object);
     }
+
+    /**
+     * Whether {@code s} is a member of the object a method runs on ({@code m_iNumPatches}, {@code this->base}) that the
+     * loops of {@code cx} neither assign nor could change: no assignment to a member of that name, and no call at all
+     * in them (a method called there may write any member). Such a member holds one value through the loops, as a
+     * parameter does.
+     */
+    static boolean thisMember(ClangNode s, ClangElements.Context cx) {
+        if (s == null || s.kind != CXCursor_MemberRefExpr || s.spelling == null) return false;
+        ClangNode owner = s.children.isEmpty() ? null : strip(s.children.get(0));
+        if (!s.children.isEmpty() && (owner == null || owner.kind != CXCursor_CXXThisExpr)) return false;
+        boolean[] bad = new boolean[1];
+        cx.chain.get(0).forEach(n -> {
+            if (bad[0]) return;
+            if (n.kind == CXCursor_CallExpr) bad[0] = true;
+            boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                    || n.kind == CXCursor_CompoundAssignOperator
+                    || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+            if (assign && !n.children.isEmpty()) {
+                ClangNode t = strip(n.children.get(0));
+                if (t != null && t.kind == CXCursor_MemberRefExpr && s.spelling.equals(t.spelling)) bad[0] = true;
+            }
+        });
+        return !bad[0];
+    }
 }

@@ -126,6 +126,7 @@ final class ClangElements {
         if (x.kind == CXCursor_DeclRefExpr) {
             return array(x.canonKind) || x.canonKind == CXType_Record || x.refUsr != null && cx.invariant(x.refUsr);
         }
+        if (ClangElementBases.thisMember(x, cx)) return true;
         if (x.kind == CXCursor_MemberRefExpr && x.children.size() == 1) {
             ClangNode owner = strip(x.children.get(0));
             // r.m of a struct r: inside r; a pointer member (s.p, q->p) is a value the loops must not write
@@ -308,6 +309,7 @@ final class ClangElements {
          * to no call, and whose member of that name they never assign: a symbol (its key holds no USR separator).
          */
         Poly member(ClangNode s) {
+            if (ClangElementBases.thisMember(s, this)) return Poly.symbol("\u0002this\u0002" + s.spelling);
             if (s.children.size() != 1) return null;
             ClangNode owner = strip(s.children.get(0));
             if (owner == null || owner.kind != CXCursor_DeclRefExpr || owner.refUsr == null) return null;
