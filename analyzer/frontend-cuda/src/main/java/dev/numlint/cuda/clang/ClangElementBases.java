@@ -89,9 +89,7 @@ final class ClangElementBases {
         cx.chain.get(0).forEach(n -> {
             if (bad[0]) return;
             if (n.kind == CXCursor_CallExpr) bad[0] = true;
-            boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
-                    || n.kind == CXCursor_CompoundAssignOperator
-                    || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+            boolean assign = assignment(n);
             if (!assign || n.children.isEmpty()) return;
             ClangNode t = strip(n.children.get(0));
             boolean store = t != null
@@ -176,9 +174,7 @@ final class ClangElementBases {
         cx.chain.get(0).forEach(n -> {
             if (bad[0]) return;
             if (n.kind == CXCursor_CallExpr) bad[0] = true;
-            boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
-                    || n.kind == CXCursor_CompoundAssignOperator
-                    || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+            boolean assign = assignment(n);
             if (assign && !n.children.isEmpty()) {
                 ClangNode t = strip(n.children.get(0));
                 if (t != null && t.kind == CXCursor_MemberRefExpr && s.spelling.equals(t.spelling)) bad[0] = true;

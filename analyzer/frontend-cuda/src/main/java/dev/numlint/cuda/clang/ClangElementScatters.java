@@ -58,9 +58,7 @@ final class ClangElementScatters {
         boolean[] w = new boolean[1];
         scope.forEach(n -> {
             if (w[0]) return;
-            boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
-                    || n.kind == CXCursor_CompoundAssignOperator
-                    || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+            boolean assign = assignment(n);
             if (!assign || n.children.isEmpty()) return;
             ClangNode t = strip(n.children.get(0));
             if (t != null && t.kind != CXCursor_DeclRefExpr && root.equals(rootUsr(t))) w[0] = true;

@@ -318,9 +318,7 @@ final class ClangElements {
             boolean[] bad = new boolean[1];
             chain.get(0).forEach(n -> {
                 if (bad[0]) return;
-                boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
-                        || n.kind == CXCursor_CompoundAssignOperator
-                        || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+                boolean assign = assignment(n);
                 if (assign && !n.children.isEmpty()) {
                     ClangNode t = strip(n.children.get(0));
                     if (t != null && t.kind == CXCursor_MemberRefExpr && s.spelling.equals(t.spelling)) bad[0] = true;

@@ -107,6 +107,13 @@ final class ClangSyntax {
         return n;
     }
 
+    /** Whether {@code n} writes its first child: an assignment, a compound assignment, an increment or decrement. */
+    static boolean assignment(ClangNode n) {
+        return n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                || n.kind == CXCursor_CompoundAssignOperator
+                || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+    }
+
     static boolean isExplicitCast(ClangNode n) {
         return n.kind == CXCursor_CStyleCastExpr
                 || n.kind == CXCursor_CXXStaticCastExpr
