@@ -71,6 +71,16 @@ final class ClangGuards {
     }
 
     /**
+     * A call that bounds its result: a clamp or min/max of the toolkit or the standard library ({@link
+     * ClangUnit#CLAMPS}), or a min/max helper of the project ({@code template <class F> F __m_max(F a, F b) { return a
+     * > b ? a : b; }}: {@link ClangTemplates#minMaxHelper}).
+     */
+    static boolean clampCall(ClangUnit unit, ClangNode call) {
+        String name = callee(call);
+        return ClangUnit.CLAMPS.contains(name) || ClangTemplates.minMaxHelper(unit, name) != null;
+    }
+
+    /**
      * The guard of the expression from its own clamps and conditionals and its variables' guards ({@code guards}: by
      * path, null when unguarded): a clamp ({@code fminf(x, 1.f)}) or a conditional limits its value, and the value
      * model above carries that through + - * / and calls, so a clamped term summed with an unknown one guards nothing.
@@ -79,7 +89,7 @@ final class ClangGuards {
         ClangNode n = strip(e);
         if (n == null) return null;
         if (isExplicitCast(n)) return limited(unit, operandOf(n), guards);
-        if (n.kind == CXCursor_CallExpr && ClangUnit.CLAMPS.contains(callee(n))) return callee(n) + "()";
+        if (n.kind == CXCursor_CallExpr && clampCall(unit, n)) return callee(n) + "()";
         String helper = n.kind == CXCursor_CallExpr ? ClangTemplates.clampHelper(unit, n) : null;
         if (helper != null) return helper;
         if (n.kind == CXCursor_ConditionalOperator && !n.children.isEmpty())
@@ -382,7 +392,7 @@ final class ClangGuards {
         }
         if (rhs == null) return null;
         ClangNode r = strip(rhs);
-        if (r != null && r.kind == CXCursor_CallExpr && ClangUnit.CLAMPS.contains(callee(r)))
+        if (r != null && r.kind == CXCursor_CallExpr && clampCall(unit, r))
             return "'" + unit.text(s) + "' (line " + s.line + ")";
         if (r != null
                 && r.kind == CXCursor_ConditionalOperator
