@@ -23,7 +23,9 @@ import java.util.function.Consumer;
  * (0.100000001490116...), not the double 0.1 ({@code 0d3FB999999999999A}). Reported when the constant is a float
  * value whose shortest decimal has at most 7 significant digits and differs from it (what a programmer writes as a
  * float literal), and is neither a whole number nor a power of two (FLT_EPSILON, FLT_MIN, FLT_MAX name floats on
- * purpose and have 8 or more digits). A round constant ({@link ToleranceUse#round}: 1e-15, 0.01) used as a
+ * purpose and have 8 or more digits) nor another binary-round number of at most {@link #BINARY_ROUND_BITS}
+ * significant bits ({@code 100*DBL_EPSILON}, {@code 0d3D19000000000000}: exact arithmetic on a power of two, while the
+ * float of an inexact short decimal fills its 24 bits). A round constant ({@link ToleranceUse#round}: 1e-15, 0.01) used as a
  * tolerance is a note with a bounded consequence: the threshold of a {@code setp}, the bound of a {@code min}/{@code
  * max}, an addend whose sum becomes a divisor, a reciprocal or a square root, or one the source line writes in a
  * tolerance's place ({@link ToleranceUse#use}: {@code x / (h + 1e-10f)}, {@code h += kEpsilon} with a named
@@ -104,9 +106,25 @@ public final class FloatLiteralInDouble implements PtxCheck {
         if ((double) f != v) return null;
         double a = Math.abs(v);
         if (a == Math.scalb(1.0, Math.getExponent(a))) return null;
+        // a binary-round number (a small integer times a power of two: 100*DBL_EPSILON is 25*2^-50) comes from exact
+        // arithmetic; the float of an inexact short decimal fills its significand (0.1f: 24 significant bits)
+        if (significantBits(a) <= BINARY_ROUND_BITS) return null;
         BigDecimal decimal = new BigDecimal(Float.toString(f)).stripTrailingZeros();
         if (decimal.precision() >= 8 || decimal.compareTo(new BigDecimal(v)) == 0) return null;
         return decimal.toPlainString();
+    }
+
+    /** Significant bits up to which a constant is taken as binary-round, not as a rounded decimal. */
+    static final int BINARY_ROUND_BITS = 12;
+
+    /** The significant bits of a finite non-zero double's significand (1 for a power of two, 53 at most). */
+    static int significantBits(double a) {
+        long bits = Double.doubleToLongBits(a);
+        int exp = (int) ((bits >>> 52) & 0x7ff);
+        long m = bits & ((1L << 52) - 1);
+        if (exp != 0) m |= 1L << 52;
+        if (m == 0) return 0;
+        return 64 - Long.numberOfLeadingZeros(m) - Long.numberOfTrailingZeros(m);
     }
 
     /** How many def-use steps an addend is followed to the divisor, reciprocal or square root it guards. */
