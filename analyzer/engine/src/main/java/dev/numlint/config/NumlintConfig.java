@@ -34,6 +34,7 @@ import java.util.stream.Collectors;
  * max-file-size: 16777216                      # every layer
  * max-file-size-by-layer: {ptx: 67108864}      # per layer: build-flags, cuda-source, ptx, java-source
  * fail-on-input-problems: false
+ * bundled-code: note                           # or report: findings in libraries the tree bundles
  * </pre>
  *
  * Parsing is strict: unknown keys, rule ids and options and values of the wrong type are errors that name the key
@@ -48,7 +49,8 @@ public final class NumlintConfig {
             "max-file-size",
             "max-file-size-by-layer",
             "fail-on-input-problems",
-            "include-extensions");
+            "include-extensions",
+            "bundled-code");
     /** The layers whose front ends read files, i.e. those {@code max-file-size-by-layer} can name. */
     public static final List<Layer> FILE_LAYERS =
             List.of(Layer.BUILD_FLAGS, Layer.CUDA_SOURCE, Layer.PTX, Layer.JAVA_SOURCE);
@@ -62,6 +64,8 @@ public final class NumlintConfig {
     private final long maxFileSize;
     /** Extensions of included files the CUDA front end analyzes; null: its default list. */
     private List<String> includeExtensions;
+    /** {@code bundled-code}: note or report; null: not set. */
+    private String bundledCode;
 
     private final Boolean failOnInputProblems;
 
@@ -138,6 +142,7 @@ public final class NumlintConfig {
         Map<Layer, Long> byLayer = new EnumMap<>(Layer.class);
         Boolean failOnInputProblems = null;
         List<String> includeExtensions = null;
+        String bundledCode = null;
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String key = e.getKey();
@@ -207,6 +212,12 @@ public final class NumlintConfig {
                         includeExtensions.add(x.asText().strip());
                     }
                 }
+                case "bundled-code" -> {
+                    if (!v.isTextual() || !List.of("note", "report").contains(v.asText())) {
+                        throw error(source, key, "must be note or report, got " + v);
+                    }
+                    bundledCode = v.asText();
+                }
                 default -> throw error(source, key, "unknown key (allowed: " + String.join(", ", TOP_KEYS) + ")");
             }
         }
@@ -225,7 +236,13 @@ public final class NumlintConfig {
                 sizes,
                 failOnInputProblems);
         c.includeExtensions = includeExtensions == null ? null : List.copyOf(includeExtensions);
+        c.bundledCode = bundledCode;
         return c;
+    }
+
+    /** {@code bundled-code}: note (the default) or report, or null when the file does not set it. */
+    public String bundledCode() {
+        return bundledCode;
     }
 
     /** {@code include-extensions}: extensions of included files to analyze, or null for the default list. */

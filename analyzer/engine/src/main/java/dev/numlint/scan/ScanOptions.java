@@ -175,6 +175,7 @@ public final class ScanOptions {
             maxFileSizes.putAll(c.maxFileSizes());
             if (c.includeExtensions() != null)
                 settings.put("include-extensions", String.join(",", c.includeExtensions()));
+            if (c.bundledCode() != null) settings.put("bundled-code", c.bundledCode());
             return this;
         }
         /** A front-end setting (see {@link dev.numlint.spi.ScanContext#setting}). */

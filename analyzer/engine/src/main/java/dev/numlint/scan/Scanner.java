@@ -342,14 +342,12 @@ public final class Scanner {
         Map<String, BuildContext> contexts = shared.contexts();
         Set<String> unanalyzed = notAnalyzed(notes);
         for (Analyzer a : options.analyzers) {
-            findings = a.review(
-                    findings,
-                    contexts,
-                    unanalyzed,
-                    shared.lines.units(),
-                    shared.lines.functions(),
-                    shared.lines.launches());
+            var l = shared.lines;
+            findings = a.review(findings, contexts, unanalyzed, l.units(), l.functions(), l.launches());
         }
+        // code the project carries but did not write (scan/BundledCode): notes, one notice per library
+        findings = BundledCode.review(
+                findings, lines, shared.boundary, options.settings.get(BundledCode.SETTING), shared.notifications);
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
                 .map(f -> f.message().length() <= dev.numlint.rules.Quote.MESSAGE

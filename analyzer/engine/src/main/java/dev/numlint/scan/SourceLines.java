@@ -46,6 +46,13 @@ final class SourceLines {
         return p.isAbsolute() ? p : root.resolve(p);
     }
 
+    /** {@code p} relative to the scan root, with '/' separators (as findings name files), or as given outside it. */
+    String relative(Path p) {
+        Path r = root.toAbsolutePath().normalize();
+        Path a = p.toAbsolutePath().normalize();
+        return (a.startsWith(r) ? r.relativize(a) : a).toString().replace('\\', '/');
+    }
+
     private List<String> read(Path p) {
         if (boundary.readable(p) == null) return List.of();
         try {

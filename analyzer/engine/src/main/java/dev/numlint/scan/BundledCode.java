@@ -1,0 +1,140 @@
+package dev.numlint.scan;
+
+import dev.numlint.model.Finding;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.rules.Quote;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.spi.TrustBoundary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Code a project carries but did not write: a library copied into the tree (gtom's {@code src/Optimization/dlib},
+ * with libpng inside it; an {@code external/} or {@code third_party/} folder). Its findings are notes that name the
+ * library, and one notice per library says how many and how to report them as the rules decide ({@code
+ * bundled-code: report} in {@code .numlint.yml}): a pull-request gate of the project is no place for hazards in code
+ * it does not maintain, and an auditor still finds every one of them in the report.
+ *
+ * <p>A directory strictly inside a scanned root is bundled when its name is one the convention reserves for others'
+ * code (GitHub Linguist's vendored paths: {@code third_party}, {@code 3rdparty}, {@code vendor}, {@code external},
+ * {@code extern} and their spellings) or when it holds its own licence ({@code LICENSE*}, {@code LICENCE*}, {@code
+ * COPYING*}, {@code COPYRIGHT*}): a project states its own licence once, at its root. The outermost such directory
+ * names the library. Only directories inside the scan's trust boundary are listed, without following links.
+ */
+final class BundledCode {
+    static final String SETTING = "bundled-code";
+    static final String NOTICE = "bundled-code";
+    private static final Pattern VENDORED_NAME =
+            Pattern.compile("(?i)(third[-_]?party|3rd[-_]?party|thirdparty|vendors?|vendored|externals?|extern)");
+    private static final Pattern LICENCE_FILE = Pattern.compile("(?i)(licen[cs]e|copying|copyright)([._-].*)?");
+
+    private final Map<Path, Optional<String>> reasons = new HashMap<>();
+    private final TrustBoundary boundary;
+
+    private BundledCode(TrustBoundary boundary) {
+        this.boundary = boundary;
+    }
+
+    /**
+     * {@code findings} with those in bundled code as notes; each library's notice is added to {@code notes}. The
+     * {@code report} setting leaves the findings as they are.
+     */
+    static List<Finding> review(
+            List<Finding> findings,
+            SourceLines lines,
+            TrustBoundary boundary,
+            String setting,
+            java.util.Collection<Notification> notes) {
+        if ("report".equals(setting)) return findings;
+        BundledCode b = new BundledCode(boundary);
+        Map<String, int[]> counts = new TreeMap<>();
+        Map<String, String> why = new HashMap<>();
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            String[] library =
+                    f.location() == null ? null : b.library(f.location().file(), lines);
+            if (library == null) {
+                out.add(f);
+                continue;
+            }
+            why.put(library[0], library[1]);
+            int[] n = counts.computeIfAbsent(library[0], k -> new int[2]);
+            n[0]++;
+            if (f.suppressed() || !f.level().atLeast(Level.WARNING)) {
+                out.add(f);
+                continue;
+            }
+            n[1]++;
+            String remark = RuleCatalog.get().phrase("bundled-code", "message", "", "library", library[0]);
+            out.add(f.toBuilder()
+                    .level(Level.NOTE)
+                    .message(RuleCatalog.get()
+                            .phrase(
+                                    "bundled-code",
+                                    "message",
+                                    Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
+                                    "library",
+                                    library[0]))
+                    .property("bundled", library[0])
+                    .build());
+        }
+        counts.forEach((library, n) -> notes.add(new Notification(
+                library,
+                0,
+                Level.NOTE,
+                NOTICE,
+                library + "/ is bundled code (" + why.get(library) + "): its " + n[0] + " finding(s) are notes ("
+                        + n[1] + " were warnings or errors); 'bundled-code: report' in .numlint.yml reports them"
+                        + " as the rules decide")));
+        return out;
+    }
+
+    /** The bundled library {@code file} (relative to the scan root) is in and why, or null. */
+    private String[] library(String file, SourceLines lines) {
+        Path abs = boundary.readable(lines.resolve(file));
+        if (abs == null) return null;
+        for (Path root : boundary.roots()) {
+            if (!abs.startsWith(root) || abs.equals(root)) continue;
+            Path rel = root.relativize(abs);
+            Path dir = root;
+            // the directories between the scanned root (never bundled itself) and the file's own directory
+            for (int i = 0; i < rel.getNameCount() - 1; i++) {
+                dir = dir.resolve(rel.getName(i));
+                Optional<String> reason = reasons.computeIfAbsent(dir, this::reason);
+                if (reason.isPresent()) {
+                    String shown = lines.relative(dir);
+                    return new String[] {shown, reason.get()};
+                }
+            }
+            return null;
+        }
+        return null;
+    }
+
+    private Optional<String> reason(Path dir) {
+        String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+        if (VENDORED_NAME.matcher(name).matches()) return Optional.of("a '" + name + "' folder");
+        if (!boundary.contains(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) return Optional.empty();
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> LICENCE_FILE.matcher(n).matches())
+                    .sorted()
+                    .findFirst()
+                    .map(n -> "its own " + n);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}
