@@ -117,7 +117,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     /**
      * The checks' review of the merged findings with the tree's functions ({@link CudaCheck#review}), after the notes
-     * of {@link OneThreadKernels}, {@link OnlyComparisons} and {@link HostOnlyScans}.
+     * of {@link OneThreadKernels}, {@link OnlyComparisons}, {@link BuildChoices} and {@link HostOnlyScans}.
      */
     @Override
     public List<dev.numlint.model.Finding> review(
@@ -129,7 +129,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<dev.numlint.model.KernelLaunch> launches) {
         boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
         List<dev.numlint.model.Finding> oneThread =
-                OnlyComparisons.review(OneThreadKernels.review(findings, launches, unread));
+                BuildChoices.review(OnlyComparisons.review(OneThreadKernels.review(findings, launches, unread)));
         return CudaChecks.review(
                 HostOnlyScans.review(oneThread, contexts, functions, launches, notAnalyzed), functions);
     }
