@@ -30,6 +30,15 @@ final class ClangUses {
 
     /** Clamps to [0, 1] or to given bounds: they pass the value on, as math on it does. */
     private static final java.util.Set<String> SATURATIONS = java.util.Set.of("__saturatef", "saturate", "clamp");
+    /**
+     * Float arithmetic by another name: C++'s {@code abs} of a float, CUDA's fast intrinsics of the math functions
+     * ({@code __sinf}, {@code __expf}, {@code __fdividef}) and its rounding-mode operations ({@code __fmul_rn},
+     * {@code __fdiv_rz}, {@code __fmaf_rn}). A value passed to one goes on as a function of itself, as through
+     * {@code sinf}; it does not reach code numlint cannot follow.
+     */
+    private static final java.util.regex.Pattern DEVICE_ARITHMETIC =
+            java.util.regex.Pattern.compile("abs|__(sin|cos|tan|exp|exp10|log|log2|log10|pow|fdivide)f"
+                    + "|__[fd](add|sub|mul|div|rcp|sqrt|fma)_r[nzud]|__fmaf_r[nzud]|__fmaf_ieee_r[nzud]");
 
     private final ClangUnit unit;
     private final ClangPairs pairs;
@@ -169,6 +178,7 @@ final class ClangUses {
                         && (NumericFacts.TRANSCENDENTAL.contains(base.replaceAll("[fl]$", ""))
                                 || base.startsWith("sqrt")
                                 || base.startsWith("fabs")
+                                || DEVICE_ARITHMETIC.matcher(base).matches()
                                 || SATURATIONS.contains(base))) {
                     // the argument of sqrt, log, asin, acos itself: a cancelled difference that comes out below the
                     // domain's edge (0, or -1 and 1) gives NaN where the exact value gives a number
