@@ -25,7 +25,7 @@ final class ClangInterpolations {
         boolean fraction(ClangUnit unit, ClangNode e) {
             if (e.kind != CXCursor_BinaryOperator || !"+-*/".contains(e.spelling) || e.spelling.length() != 1)
                 return false;
-            return LinearForms.fraction(unit.text(e), raw, name, defs);
+            return LinearForms.fraction(uncast(unit, e), raw, name, defs);
         }
     }
 
@@ -147,6 +147,27 @@ final class ClangInterpolations {
             }
         });
         return same[0];
+    }
+
+    /**
+     * The text of {@code e} without its casts to a floating type of integer or floating values ({@code (tfloat)(1 +
+     * lowbin) - r} reads as {@code (1 + lowbin) - r}): the forms know the built-in types' casts, not a typedef's, and
+     * such a cast of an index changes no value the algebra compares. A cast to an integer (a truncation) stays.
+     */
+    static String uncast(ClangUnit unit, ClangNode e) {
+        String t = unit.text(e);
+        java.util.List<ClangNode> casts = new java.util.ArrayList<>();
+        e.forEach(n -> {
+            if (n.kind == CXCursor_CStyleCastExpr && !n.children.isEmpty() && floating(n.canonKind)) casts.add(n);
+        });
+        for (ClangNode c : casts) {
+            ClangNode op = c.children.get(c.children.size() - 1);
+            if (!(integral(op.canonKind) || floating(op.canonKind))) continue;
+            String whole = unit.text(c);
+            String inner = unit.text(op);
+            if (whole.endsWith(inner) && whole.length() > inner.length()) t = t.replace(whole, inner);
+        }
+        return t;
     }
 
     static String squash(ClangUnit unit, ClangNode n) {
