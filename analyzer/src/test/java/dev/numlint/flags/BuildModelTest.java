@@ -710,6 +710,30 @@ class BuildModelTest {
     }
 
     /**
+     * Session 45 (an evaluation's ACMMP): a host compile command gives an installed library's headers as {@code
+     * -isystem DIR} (CMake's imported OpenCV target): the directory is an include path of the file's context, as
+     * {@code -I} is, so Clang finds {@code <opencv2/core.hpp>} and sees the types of what the code converts.
+     */
+    @Test
+    void systemIncludeDirectoriesOfAHostCompileCommandAreIncludePaths(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("k.cpp"), "");
+        Path sys = Files.createDirectories(dir.resolve("pkg/include/opencv4"));
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                """
+                [{"directory": "%1$s", "file": "../k.cpp",
+                  "arguments": ["/usr/bin/c++", "-isystem", "%2$s", "-O3", "-std=c++11", "-c", "../k.cpp"]}]
+                """
+                        .formatted(
+                                build.toString().replace("\\", "/"),
+                                sys.toString().replace("\\", "/")));
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("k.cpp"));
+        assertThat(k.includePaths()).containsExactly(sys);
+    }
+
+    /**
      * Issue 25 (zfp): a .cu file that a target names only under an option that is OFF by default gets a note naming
      * the option to turn on, since it is compiled without its target's flags.
      */

@@ -223,6 +223,16 @@ final class FlagInterpreter {
                         i++;
                     }
                 }
+                // GCC's preprocessor options take their value as the next argument too (-isystem DIR, -D NAME, the
+                // form CMake writes for an imported target's include directories in a host compile command)
+                if (value == null && HOST_VALUE_OPTS.contains(name) && i + 1 < toks.size()) {
+                    String next = toks.get(i + 1).text();
+                    if (!next.startsWith("-")) {
+                        value = next;
+                        s = s + " " + next;
+                        i++;
+                    }
+                }
                 // host compiler: -march=native etc. (value joined with '=' in GCC syntax)
                 es.add(new FlagEntry(FlagTarget.HOST, s, name, value, t, t.loc()));
                 if (t.lang() == FlagTok.Lang.ANY && preprocessorFlag(name)) {
@@ -273,6 +283,10 @@ final class FlagInterpreter {
         evaluate(r);
         return r;
     }
+
+    /** GCC options whose value may be the next argument: include directories, macros, forced includes. */
+    private static final Set<String> HOST_VALUE_OPTS =
+            Set.of("I", "isystem", "idirafter", "iquote", "D", "U", "include", "imacros");
 
     private static boolean preprocessorFlag(String name) {
         return name.length() > 1 && (name.startsWith("D") || name.startsWith("I") || name.startsWith("U"))
@@ -502,7 +516,12 @@ final class FlagInterpreter {
     static String includeOf(FlagEntry e) {
         String n = e.name();
         String v = e.value();
-        if (n.equals("I") || n.equals("include-path") || n.equals("isystem") || n.equals("system-include")) return v;
+        if (n.equals("I")
+                || n.equals("include-path")
+                || n.equals("isystem")
+                || n.equals("system-include")
+                || n.equals("idirafter")
+                || n.equals("iquote")) return v;
         if (n.startsWith("isystem") && n.length() > 7) return n.substring(7) + (v != null ? "=" + v : "");
         if (n.startsWith("I") && n.length() > 1) return n.substring(1) + (v != null ? "=" + v : "");
         return null;
