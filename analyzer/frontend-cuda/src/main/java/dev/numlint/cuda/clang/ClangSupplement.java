@@ -304,8 +304,10 @@ public final class ClangSupplement {
     /**
      * Whether Clang holds an explicit conversion at this position whose operand reads floating data through a call of
      * a function template of this file or its headers ({@code (unsigned char)rintf(limit(v[i] * scale))} with
-     * {@code template <typename F> F limit(F x)}): the hand-written facts cannot type the call's dependent return
-     * and read the operand as integers and constants.
+     * {@code template <typename F> F limit(F x)}), or through a call of an object or one of its methods ({@code
+     * (unsigned int)masks(j, i)} of OpenCV's {@code cv::Mat_<float>}, {@code m.at(1, 2)}): the hand-written facts
+     * cannot type the call's dependent return or a library class's operator and read the operand as integers and
+     * constants.
      */
     private boolean floatThroughTemplateCall(int line, int column) {
         for (ClangUnit.Conversion c : unit.conversions()) {
@@ -315,7 +317,7 @@ public final class ClangSupplement {
             c.operand().forEach(n -> {
                 if (!found[0]
                         && n.kind == org.bytedeco.llvm.global.clang.CXCursor_CallExpr
-                        && templateNamed(ClangSyntax.callee(n))
+                        && (ClangSyntax.objectCall(n) || templateNamed(ClangSyntax.callee(n)))
                         && ClangSyntax.floatData(n)) found[0] = true;
             });
             return found[0];

@@ -430,13 +430,25 @@ final class ClangSyntax {
         return t.equals("cudaTextureObject_t") || t.equals("cudaSurfaceObject_t");
     }
 
+    /**
+     * Whether the call {@code e} reads an object: its subscript or call operator ({@code v[k]}, {@code f(x)} of a
+     * functor) or one of its methods ({@code m.at(j, i)}, {@code p->value()}): the result is the object's data,
+     * whatever the arguments.
+     */
+    static boolean objectCall(ClangNode e) {
+        if (e.kind != CXCursor_CallExpr) return false;
+        if (e.spelling.equals("operator[]") || e.spelling.equals("operator()")) return true;
+        ClangNode f = e.children.isEmpty() ? null : strip(e.children.get(0));
+        return f != null && f.kind == CXCursor_MemberRefExpr && !f.children.isEmpty();
+    }
+
     static boolean floatData(ClangNode e) {
         if (e == null || e.value != null) return false;
         boolean fp = floating(e.canonKind) || e.canonKind == CXType_Complex;
         if (e.kind == CXCursor_CallExpr) {
             if (!fp) return false;
-            // an element or a call of an object (v[k] of a std::vector, f(x) of a functor) is read data
-            if (e.spelling.equals("operator[]") || e.spelling.equals("operator()")) return true;
+            // an element or a call of an object (v[k] of a std::vector, f(x) of a functor, m.at(j, i)) is read data
+            if (objectCall(e)) return true;
             List<ClangNode> args = arguments(e);
             if (args.isEmpty() || dev.numlint.knowledge.RandomGenerators.isGenerator(callee(e))) return true;
             // a math function's out-parameter (frexp's exponent, sincos's results) is written, not read
