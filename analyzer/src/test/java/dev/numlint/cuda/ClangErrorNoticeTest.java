@@ -139,4 +139,43 @@ class ClangErrorNoticeTest {
         assertThat(n.get(0).level()).isEqualTo(Level.NOTE);
         assertThat(n.get(0).message()).endsWith("Clang read it: analyzed from Clang's facts alone");
     }
+    /**
+     * Session 45 (an evaluation's ACMMP): Clang stops at a library header no readable directory holds ({@code
+     * <opencv2/core.hpp>} when the build's include directory is not given); the file says so once, naming the header,
+     * where before it said nothing and a cast of the library's float element went unreported.
+     */
+    @Test
+    void aMissingLibraryHeaderIsNamedOnce(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("masks.cpp"),
+                """
+                #include <nonexistent_numlint_lib/core.hpp>
+                void planes(unsigned *out, const lib::Mat &masks, int w)
+                {
+                    for (int i = 0; i < w; ++i) out[i] = (unsigned int)masks(0, i);
+                }
+                """);
+        List<Notification> n = notices(dir, "masks.cpp");
+        assertThat(n)
+                .filteredOn(x -> x.id().equals("clang-header-missing"))
+                .singleElement()
+                .satisfies(x -> {
+                    assertThat(x.line()).isEqualTo(1);
+                    assertThat(x.level()).isEqualTo(Level.NOTE);
+                    assertThat(x.message()).startsWith("Clang stopped at #include <nonexistent_numlint_lib/core.hpp>:");
+                });
+    }
+
+    @Test
+    void onlyAHeaderWrittenWithAngleBracketsIsALibrarys() {
+        byte[] angle = "#include <a/b.hpp>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] quoted = "#include \"a/b.hpp\"\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(ClangSupplements.systemHeaderMissing("line 1: 'a/b.hpp' file not found", angle))
+                .isEqualTo("a/b.hpp");
+        // the tree's own missing header: the hand-written front end's include notes name it
+        assertThat(ClangSupplements.systemHeaderMissing("line 1: 'a/b.hpp' file not found", quoted))
+                .isNull();
+        assertThat(ClangSupplements.systemHeaderMissing("line 3: use of undeclared identifier 'x'", angle))
+                .isNull();
+    }
 }

@@ -244,7 +244,21 @@ final class ClangSupplements {
                 : null;
         if (refused != null) return new ClangSupplement(unit).notCompiled(refused);
         ClangSupplement supplement = new ClangSupplement(unit);
-        if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
+        String system = unit.errors() > 0 ? systemHeaderMissing(unit.firstError(), bytes) : null;
+        if (system != null) {
+            // a library's header written with <...> that neither the tree, the toolkit nor the system's header
+            // directories hold (the hand-written front end reports only the tree's missing headers): Clang stops there
+            java.util.regex.Matcher at = ERROR_AT.matcher(unit.firstError());
+            supplement.errors(new Notification(
+                    rel,
+                    at.matches() ? Integer.parseInt(at.group(1)) : 0,
+                    Level.NOTE,
+                    "clang-header-missing",
+                    "Clang stopped at #include <" + system + ">: no directory numlint may read holds it (the"
+                            + " scanned tree, the CUDA toolkit, the system's header directories); the file is analyzed"
+                            + " without the types it declares, so conversions and atomics of them can be missed:"
+                            + " install the library's headers under /usr/include or scan its include directory too"));
+        } else if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             // held: the hand-written parser's parse errors in this file are folded into it (supplement)
             java.util.regex.Matcher at = ERROR_AT.matcher(unit.firstError());
             supplement.errors(new Notification(
@@ -475,6 +489,27 @@ final class ClangSupplements {
     }
 
     private static final java.util.regex.Pattern ERROR_AT = java.util.regex.Pattern.compile("line (\\d+): (.*)");
+
+    private static final java.util.regex.Pattern NOT_FOUND =
+            java.util.regex.Pattern.compile("'([^']+)' file not found$");
+
+    /**
+     * The header of a first error "'x.hpp' file not found" when the file writes it as {@code #include <x.hpp>} (an
+     * installed library's header, not the tree's), else null.
+     */
+    static String systemHeaderMissing(String firstError, byte[] text) {
+        if (firstError == null) return null;
+        java.util.regex.Matcher m = NOT_FOUND.matcher(firstError);
+        if (!m.find()) return null;
+        String name = m.group(1);
+        String src = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return java.util.regex.Pattern.compile("(?m)^\\s*#\\s*include\\s*<" + java.util.regex.Pattern.quote(name) + ">")
+                        .matcher(src)
+                        .find()
+                ? dev.numlint.util.Escapes.text(name)
+                : null;
+    }
+
     private static final java.util.regex.Pattern ERROR_DIRECTIVE =
             java.util.regex.Pattern.compile("\\s*#\\s*error\\b.*");
 
