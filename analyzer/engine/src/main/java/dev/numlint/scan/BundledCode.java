@@ -76,7 +76,7 @@ final class BundledCode {
                 continue;
             }
             n[1]++;
-            String remark = RuleCatalog.get().phrase("bundled-code", "message", "", "library", library[0]);
+            String remark = RuleCatalog.get().phrase("bundled-code", "message", "", "where", library[0]);
             out.add(f.toBuilder()
                     .level(Level.NOTE)
                     .message(RuleCatalog.get()
@@ -84,7 +84,7 @@ final class BundledCode {
                                     "bundled-code",
                                     "message",
                                     Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
-                                    "library",
+                                    "where",
                                     library[0]))
                     .property("bundled", library[0])
                     .build());

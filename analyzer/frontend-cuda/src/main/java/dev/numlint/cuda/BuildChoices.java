@@ -77,13 +77,13 @@ final class BuildChoices {
 
     private static Finding site(Finding f, Location flag) {
         String where = flag.file().replaceAll(".*/", "") + ":" + flag.startLine(); // the path: a related location
-        String remark = RuleCatalog.get().phrase("chosen-approximation-site", "message", "", "flag", where);
+        String remark = RuleCatalog.get().phrase("chosen-approximation-site", "message", "", "site", where);
         String stated = RuleCatalog.get()
                 .phrase(
                         "chosen-approximation-site",
                         "message",
                         Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
-                        "flag",
+                        "site",
                         where);
         return f.toBuilder()
                 .level(Level.NOTE)
