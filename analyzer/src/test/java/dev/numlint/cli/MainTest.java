@@ -312,7 +312,8 @@ class MainTest {
         write(".numlint.yml", "rulez: {}\n");
         assertThat(run("scan", dir.toString()).err())
                 .contains("'rulez': unknown key (allowed: rules, exclude, "
-                        + "max-file-size, max-file-size-by-layer, fail-on-input-problems, include-extensions)");
+                        + "max-file-size, max-file-size-by-layer, fail-on-input-problems, include-extensions, "
+                        + "bundled-code)");
     }
 
     @Test

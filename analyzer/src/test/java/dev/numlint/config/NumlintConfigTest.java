@@ -39,11 +39,20 @@ class NumlintConfigTest {
     }
 
     @Test
+    void bundledCodeIsNoteOrReport() {
+        assertThat(NumlintConfig.parse("bundled-code: report", "c.yml").bundledCode())
+                .isEqualTo("report");
+        assertThat(NumlintConfig.parse("exclude: []", "c.yml").bundledCode()).isNull();
+        assertThatThrownBy(() -> NumlintConfig.parse("bundled-code: hide", "c.yml"))
+                .hasMessage("c.yml: 'bundled-code': must be note or report, got \"hide\"");
+    }
+
+    @Test
     void errorsNameTheKeyAndTheAllowedValues() {
         assertThatThrownBy(() -> NumlintConfig.parse("rule: {}", "c.yml"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("c.yml: 'rule': unknown key (allowed: rules, exclude, max-file-size, "
-                        + "max-file-size-by-layer, fail-on-input-problems, include-extensions)");
+                        + "max-file-size-by-layer, fail-on-input-problems, include-extensions, bundled-code)");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL099: {enabled: false}}", "c.yml"))
                 .hasMessageContaining("'rules.NL099': unknown rule id (allowed: NL001, NL002");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL004: {options: {min-trips: 3}}}", "c.yml"))
