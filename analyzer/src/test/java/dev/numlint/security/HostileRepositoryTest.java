@@ -270,6 +270,42 @@ class HostileRepositoryTest {
         blockedInclude("#include \"../link.h\"", "a symlink leads outside");
     }
 
+    /**
+     * Session 45: with the compilation database in a build directory beside the repository ({@code -p ../build}),
+     * the scan's trust boundary has two roots and Clang's tree was the directory that holds both, with every sibling
+     * in it. A compile command's {@code -I} to a sibling directory, or a {@code ../} include into it, made Clang read
+     * a file there, and its first error quoted the file's text into the report. Clang now reads only inside the roots.
+     */
+    @Test
+    void aSiblingOfAnOutOfTreeBuildDirectoryIsNotRead() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(dir.resolve("key.h"), "the_secret_value_42 qqq;\n");
+        Path build = Files.createDirectories(tmp.resolve("build"));
+        Files.writeString(repo.resolve("k.cu"), "#include <key.h>\n" + KERNEL);
+        Files.writeString(repo.resolve("k2.cu"), "#include \"../outside/key.h\"\n" + KERNEL);
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                "[{\"directory\": \"" + build + "\", \"file\": \"" + repo.resolve("k.cu") + "\", "
+                        + "\"arguments\": [\"nvcc\", \"-I" + dir + "\", \"-c\", \"" + repo.resolve("k.cu") + "\"]},"
+                        + "{\"directory\": \"" + build + "\", \"file\": \"" + repo.resolve("k2.cu") + "\", "
+                        + "\"arguments\": [\"nvcc\", \"-c\", \"" + repo.resolve("k2.cu") + "\"]}]");
+        Run s = run(
+                "scan",
+                "-p",
+                build.toString(),
+                "--ptx",
+                "off",
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
+                repo.toString());
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(s.out()).doesNotContain("the_secret_value_42");
+        assertThat(s.err()).doesNotContain("the_secret_value_42");
+        assertThat(marker).doesNotExist();
+    }
+
     @Test
     void devZeroInclude() throws IOException {
         blockedInclude("#include \"/dev/zero\"", "special file");

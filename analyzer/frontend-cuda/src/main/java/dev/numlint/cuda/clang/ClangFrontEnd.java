@@ -79,6 +79,13 @@ public final class ClangFrontEnd {
      */
     private final Path tree;
 
+    /**
+     * The real roots of the scan's trust boundary (the scanned PATHs, the compilation database's directory): what
+     * Clang may read lies in one of them, not merely under {@link #tree} (with a build directory beside the sources,
+     * {@link #tree} is their common parent, which holds other directories).
+     */
+    private List<Path> roots = List.of();
+
     private ClangFrontEnd(
             boolean active, boolean inProcess, Path toolkit, Path stubs, String fallback, Path root, Path tree) {
         this.active = active;
@@ -138,6 +145,7 @@ public final class ClangFrontEnd {
         // keeps there (ClangPch), or into its own private directory when they are not kept
         Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
         ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root, tree);
+        fe.roots = List.copyOf(ctx.boundary().roots());
         fe.cacheDir = ClangPch.kept() ? ctx.cacheDir() : null;
         fe.userIncludeDirs(ctx.commandLineFlags());
         fe.alone = Boolean.getBoolean("numlint.clang.alone");
@@ -243,9 +251,26 @@ public final class ClangFrontEnd {
             targetText = LaunchSpacing.join(targetText);
             headers = LaunchSpacing.join(headers);
         }
+        if (roots.size() > 1) {
+            // the worker checks the closure against the common directory it is given; several roots hold less
+            String refused = ClangIncludeClosure.refusal(roots, file, text, args);
+            if (refused == null && target != null) refused = refusal(roots, target, targetText, m -> false);
+            if (refused != null) return ClangUnit.failed(target == null ? file : target, "refused: " + refused);
+        }
         if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers, tree);
         return ClangWorkers.SHARED.parse(
                 new ClangWire.Request(file, tree, cacheDir, args, text, target, targetText, headers));
+    }
+
+    /**
+     * Whether {@code abs} lies in the scanned tree: under {@link #tree}, and with several roots in one of them (its
+     * real path, a link followed).
+     */
+    private boolean readable(Path abs) {
+        if (tree == null || !abs.startsWith(tree)) return false;
+        if (roots.size() <= 1) return true;
+        Path real = IncludePolicy.real(abs);
+        return real != null && under(real, roots);
     }
 
     /** Whether the arguments ({@link #arguments}) parse the unit as CUDA ({@code -x cuda}). */
@@ -453,7 +478,7 @@ public final class ClangFrontEnd {
         }
         for (Path p : flagDirs) {
             Path abs = p.toAbsolutePath().normalize();
-            if (tree != null && abs.startsWith(tree) && Files.isDirectory(abs)) a.add("-I" + abs);
+            if (readable(abs) && Files.isDirectory(abs)) a.add("-I" + abs);
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs) || userDir(abs))) a.add("-I" + abs);
         }
@@ -461,12 +486,12 @@ public final class ClangFrontEnd {
             Path abs = (p.isAbsolute() || root == null ? p : root.resolve(p))
                     .toAbsolutePath()
                     .normalize();
-            if (tree != null && abs.startsWith(tree)) a.add("-I" + abs);
+            if (readable(abs)) a.add("-I" + abs);
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs) || userDir(abs))) a.add("-I" + abs);
         }
         for (Path p : extraIncludeDirs) {
-            if (tree != null && p.toAbsolutePath().normalize().startsWith(tree)) a.add("-I" + p);
+            if (readable(p.toAbsolutePath().normalize())) a.add("-I" + p);
         }
         Path dir = file.toAbsolutePath().getParent();
         for (String inc : forced) {
@@ -474,7 +499,7 @@ public final class ClangFrontEnd {
             Path abs = (p.isAbsolute() || dir == null ? p : dir.resolve(p))
                     .toAbsolutePath()
                     .normalize();
-            if (tree != null && abs.startsWith(tree) && Files.isRegularFile(abs)) {
+            if (readable(abs) && Files.isRegularFile(abs)) {
                 a.add("-include");
                 a.add(abs.toString());
             }
@@ -588,6 +613,7 @@ public final class ClangFrontEnd {
      * hand-written front end, which refuses those includes one by one.
      */
     public String refusal(Path file, byte[] text) {
+        if (roots.size() > 1) return refusal(roots, file, text, m -> false);
         return tree == null ? null : refusal(tree, file, text);
     }
 
@@ -601,14 +627,25 @@ public final class ClangFrontEnd {
      * refused here ({@link ClangIncludeClosure} decides it with the compile command).
      */
     static String refusal(Path root, Path file, byte[] text, java.util.function.Predicate<String> harmless) {
+        return refusal(List.of(root), file, text, harmless);
+    }
+
+    /**
+     * As {@link #refusal(Path, Path, byte[], java.util.function.Predicate)} for a scan of several roots (a scanned
+     * PATH and the compilation database's directory beside it): a file may be read only inside one of them, never
+     * elsewhere in the directory that holds them all (session 45: a sibling directory of an out-of-tree build dir).
+     */
+    static String refusal(List<Path> roots, Path file, byte[] text, java.util.function.Predicate<String> harmless) {
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         includeNames(text, names);
         Path dir = file.toAbsolutePath().normalize().getParent();
-        Path realRoot;
-        try {
-            realRoot = root.toRealPath();
-        } catch (java.io.IOException e) {
-            realRoot = root;
+        List<Path> realRoots = new ArrayList<>();
+        for (Path root : roots) {
+            try {
+                realRoots.add(root.toRealPath());
+            } catch (java.io.IOException e) {
+                realRoots.add(root);
+            }
         }
         for (String n : names) {
             Path p;
@@ -626,18 +663,19 @@ public final class ClangFrontEnd {
             // #include "@CMAKE_SOURCE_DIR@/src/x.hpp" into generated units; session 39), as IncludeGraph does for nvcc
             if (p.isAbsolute()) {
                 Path c = p.normalize();
-                if (!c.startsWith(root.toAbsolutePath().normalize()) && !c.startsWith(realRoot)) {
+                if (!under(c, roots) && !under(c, realRoots)) {
                     return "#include \"" + n + "\" names an absolute path outside the scanned tree";
                 }
             } else if (dir == null) {
                 continue;
             }
             Path c = p.isAbsolute() ? p.normalize() : dir.resolve(p).normalize();
-            if (n.contains("..") && !c.startsWith(root)) return "#include \"" + n + "\" climbs out of the scanned tree";
+            if (n.contains("..") && !under(c, roots) && !under(c, realRoots))
+                return "#include \"" + n + "\" climbs out of the scanned tree";
             if (Files.exists(c, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 try {
                     Path real = c.toRealPath();
-                    if (!real.startsWith(realRoot)) return "#include \"" + n + "\" leads outside the scanned tree";
+                    if (!under(real, realRoots)) return "#include \"" + n + "\" leads outside the scanned tree";
                     if (!Files.isRegularFile(real) && !Files.isDirectory(real)) {
                         return "#include \"" + n + "\" is not a regular file";
                     }
@@ -647,6 +685,12 @@ public final class ClangFrontEnd {
             }
         }
         return null;
+    }
+
+    /** Whether {@code p} lies in one of {@code roots} (compared as given: pass real paths for real roots). */
+    static boolean under(Path p, List<Path> roots) {
+        for (Path r : roots) if (p.startsWith(r)) return true;
+        return false;
     }
 
     /**

@@ -29,26 +29,44 @@ final class ClangIncludeClosure {
 
     /** Why Clang must not parse {@code file} with {@code args} in the tree at {@code root}, or null. */
     static String refusal(Path root, Path file, byte[] text, List<String> args) {
-        Path realRoot = real(root);
-        java.util.function.Predicate<String> harmless = harmless(realRoot, args);
-        String direct = ClangFrontEnd.refusal(root, file, text, harmless);
+        return refusal(List.of(root), file, text, args);
+    }
+
+    /**
+     * Why Clang must not parse {@code file} with {@code args} when it may read only inside {@code roots} (the scan's
+     * real boundary roots: a scanned PATH and a database directory beside it), or null.
+     */
+    static String refusal(List<Path> roots, Path file, byte[] text, List<String> args) {
+        List<Path> realRoots = new ArrayList<>();
+        for (Path r : roots) {
+            Path real = real(r);
+            if (real != null) realRoots.add(real);
+        }
+        java.util.function.Predicate<String> harmless = harmless(realRoots, args);
+        String direct = ClangFrontEnd.refusal(roots, file, text, harmless);
         if (direct != null) return direct;
-        if (realRoot == null) return null;
+        if (realRoots.isEmpty()) return null;
         List<Path> dirs = includeDirs(args, file);
         ArrayDeque<Path> todo = new ArrayDeque<>();
         Set<Path> seen = new LinkedHashSet<>();
         Set<String> own = new LinkedHashSet<>();
         ClangFrontEnd.includeNames(text, own);
-        String r = follow(file, own, dirs, realRoot, todo, seen);
+        String r = follow(file, own, dirs, realRoots, todo, seen);
         while (r == null && !todo.isEmpty()) {
             Path h = todo.poll();
-            Header header = header(root, realRoot, h);
+            Header header = header(roots, h);
             if (header == null) continue; // unreadable or too large: Clang reports the include as it finds it
-            r = header.refusal() != null ? header.refusal() : follow(h, header.names(), dirs, realRoot, todo, seen);
-            if (r == null) r = computed(header.names(), realRoot, args);
-            if (r != null) r = "through " + realRoot.relativize(h) + ": " + r;
+            r = header.refusal() != null ? header.refusal() : follow(h, header.names(), dirs, realRoots, todo, seen);
+            if (r == null) r = computed(header.names(), realRoots, args);
+            if (r != null) r = "through " + shown(realRoots, h) + ": " + r;
         }
         return r;
+    }
+
+    /** {@code h} relative to the root that holds it. */
+    private static Path shown(List<Path> realRoots, Path h) {
+        for (Path r : realRoots) if (h.startsWith(r)) return r.relativize(h);
+        return h;
     }
 
     /**
@@ -58,24 +76,30 @@ final class ClangIncludeClosure {
      * reserved name ({@code __FILE__} and the compiler's own). What a trusted system header may define is the
      * compiler's (the threat model's residual risk of computed includes inside trusted headers).
      */
-    private static java.util.function.Predicate<String> harmless(Path realRoot, List<String> args) {
-        return macro -> realRoot != null
+    private static java.util.function.Predicate<String> harmless(List<Path> realRoots, List<String> args) {
+        return macro -> !realRoots.isEmpty()
                 && !macro.startsWith("_")
                 && computedByCommand(macro, args) == null
-                && !TreeMacros.mayDefine(realRoot, macro);
+                && !mayDefine(realRoots, macro);
+    }
+
+    /** Whether a file in one of {@code realRoots} may define {@code macro} ({@link TreeMacros}). */
+    private static boolean mayDefine(List<Path> realRoots, String macro) {
+        for (Path r : realRoots) if (TreeMacros.mayDefine(r, macro)) return true;
+        return false;
     }
 
     /** Why a computed include among {@code names} may be given a file name ({@link #harmless}), or null. */
-    private static String computed(Set<String> names, Path realRoot, List<String> args) {
+    private static String computed(Set<String> names, List<Path> realRoots, List<String> args) {
         for (String n : names) {
             if (!n.startsWith(ClangFrontEnd.COMPUTED)) continue;
             String macro = ClangFrontEnd.computedMacro(n);
-            if (macro == null || realRoot == null || macro.startsWith("_")) {
+            if (macro == null || realRoots.isEmpty() || macro.startsWith("_")) {
                 return "a computed #include (its file name comes from a macro)";
             }
             String byCommand = computedByCommand(macro, args);
             if (byCommand != null) return byCommand;
-            if (TreeMacros.mayDefine(realRoot, macro)) {
+            if (mayDefine(realRoots, macro)) {
                 return "a computed #include (its file name comes from the macro " + macro
                         + ", which a file of the tree may define)";
             }
@@ -104,7 +128,12 @@ final class ClangIncludeClosure {
 
     /** Queues the project headers {@code from}'s includes reach; why one must not be read, or null. */
     private static String follow(
-            Path from, Set<String> names, List<Path> dirs, Path realRoot, ArrayDeque<Path> todo, Set<Path> seen) {
+            Path from,
+            Set<String> names,
+            List<Path> dirs,
+            List<Path> realRoots,
+            ArrayDeque<Path> todo,
+            Set<Path> seen) {
         Path dir = from.toAbsolutePath().normalize().getParent();
         for (String n : names) {
             if (n.startsWith(ClangFrontEnd.COMPUTED)) continue; // the includer's own check decides it
@@ -119,18 +148,19 @@ final class ClangIncludeClosure {
                 for (Path d : Path.of(n).isAbsolute() ? List.<Path>of() : dirs) {
                     Path c = d.resolve(n).normalize();
                     candidates.add(c);
-                    if (ClangFrontEnd.aboveRoot(realRoot, d)) above.add(c);
+                    for (Path realRoot : realRoots) if (ClangFrontEnd.aboveRoot(realRoot, d)) above.add(c);
                 }
             } catch (RuntimeException bad) {
                 continue;
             }
             for (Path c : candidates) {
                 if (!Files.exists(c, LinkOption.NOFOLLOW_LINKS)) continue;
-                boolean projectDir = c.startsWith(realRoot) || dir != null && c.startsWith(dir) || above.contains(c);
+                boolean projectDir =
+                        ClangFrontEnd.under(c, realRoots) || dir != null && c.startsWith(dir) || above.contains(c);
                 Path real = real(c);
                 if (real == null) return "#include \"" + n + "\" cannot be resolved";
                 if (Files.isDirectory(real)) continue;
-                if (!real.startsWith(realRoot)) {
+                if (!ClangFrontEnd.under(real, realRoots)) {
                     if (projectDir) return "#include \"" + n + "\" leads outside the scanned tree";
                     break; // a system or package header: the compiler's own
                 }
@@ -148,11 +178,12 @@ final class ClangIncludeClosure {
     /** The headers this process read, by root and real path: a worker serves many units that share headers. */
     private static final java.util.Map<List<Path>, Header> READ = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private static Header header(Path root, Path realRoot, Path h) {
+    private static Header header(List<Path> roots, Path h) {
         try {
             long size = Files.size(h);
             long modified = Files.getLastModifiedTime(h).toMillis();
-            List<Path> key = List.of(root, h);
+            List<Path> key = new ArrayList<>(roots);
+            key.add(h);
             Header known = READ.get(key);
             if (known != null && known.size() == size && known.modified() == modified) return known;
             if (size > MAX_BYTES) return null;
@@ -164,7 +195,7 @@ final class ClangIncludeClosure {
                     modified,
                     names,
                     // computed includes of a named macro are decided at each use, with the compile command
-                    ClangFrontEnd.refusal(root, h, b, m -> true));
+                    ClangFrontEnd.refusal(roots, h, b, m -> true));
             if (READ.size() < 100_000) READ.put(key, read);
             return read;
         } catch (IOException | RuntimeException e) {
