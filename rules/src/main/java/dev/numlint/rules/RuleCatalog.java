@@ -205,6 +205,21 @@ public final class RuleCatalog {
         return Rule.fill(template, "phrase " + key, args);
     }
 
+    /**
+     * The phrase {@code key} that continues a finding's {@code message} ({@code "{message}; ..."}), with {@code args}
+     * for its other placeholders: the message is shortened ({@link Quote#fit}) so that the phrase keeps its whole
+     * room within {@link Quote#MESSAGE}.
+     */
+    public String remark(String key, String message, Object... args) {
+        Object[] a = new Object[args.length + 2];
+        a[0] = "message";
+        a[1] = "";
+        System.arraycopy(args, 0, a, 2, args.length);
+        int room = Quote.MESSAGE - phrase(key, a).length();
+        a[1] = Quote.fit(message, room);
+        return phrase(key, a);
+    }
+
     /** The keys of the catalog's shared message fragments. */
     public java.util.Set<String> phraseKeys() {
         return phrases.keySet();

@@ -3,7 +3,6 @@ package dev.numlint.scan;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
-import dev.numlint.rules.Quote;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.spi.TrustBoundary;
 import java.io.IOException;
@@ -76,16 +75,9 @@ final class BundledCode {
                 continue;
             }
             n[1]++;
-            String remark = RuleCatalog.get().phrase("bundled-code", "message", "", "where", library[0]);
             out.add(f.toBuilder()
                     .level(Level.NOTE)
-                    .message(RuleCatalog.get()
-                            .phrase(
-                                    "bundled-code",
-                                    "message",
-                                    Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
-                                    "where",
-                                    library[0]))
+                    .message(RuleCatalog.get().remark("bundled-code", f.message(), "where", library[0]))
                     .property("bundled", library[0])
                     .build());
         }

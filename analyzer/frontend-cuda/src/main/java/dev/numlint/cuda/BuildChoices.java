@@ -77,14 +77,7 @@ final class BuildChoices {
 
     private static Finding site(Finding f, Location flag) {
         String where = flag.file().replaceAll(".*/", "") + ":" + flag.startLine(); // the path: a related location
-        String remark = RuleCatalog.get().phrase("chosen-approximation-site", "message", "", "site", where);
-        String stated = RuleCatalog.get()
-                .phrase(
-                        "chosen-approximation-site",
-                        "message",
-                        Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
-                        "site",
-                        where);
+        String stated = RuleCatalog.get().remark("chosen-approximation-site", f.message(), "site", where);
         return f.toBuilder()
                 .level(Level.NOTE)
                 .message(stated)
@@ -99,17 +92,8 @@ final class BuildChoices {
         int count = discrete.isEmpty() ? sites.size() : discrete.size();
         String site = first.location().file().replaceAll(".*/", "") + ":"
                 + first.location().startLine();
-        String remark = RuleCatalog.get().phrase(key, "message", "", "count", count, "site", site);
         Finding.Builder b = flag.toBuilder()
-                .message(RuleCatalog.get()
-                        .phrase(
-                                key,
-                                "message",
-                                Quote.fit(flag.message(), Quote.MESSAGE - remark.length()),
-                                "count",
-                                count,
-                                "site",
-                                site))
+                .message(RuleCatalog.get().remark(key, flag.message(), "count", count, "site", site))
                 .property("restatedSites", sites.size())
                 .property("restatedSitesDiscrete", discrete.size());
         List<Finding> listed = new ArrayList<>(discrete);

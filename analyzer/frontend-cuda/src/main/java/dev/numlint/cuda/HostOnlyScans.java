@@ -6,7 +6,6 @@ import dev.numlint.model.Finding;
 import dev.numlint.model.Identity;
 import dev.numlint.model.KernelLaunch;
 import dev.numlint.model.Level;
-import dev.numlint.rules.Quote;
 import dev.numlint.rules.RuleCatalog;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,9 +64,7 @@ final class HostOnlyScans {
 
     private static Finding note(Finding f) {
         // the reason stays whole: the finding's own message gives up the room it needs (Quote.fit: none if it fits)
-        String remark = RuleCatalog.get().phrase("host-only-scan", "message", "");
-        String stated = RuleCatalog.get()
-                .phrase("host-only-scan", "message", Quote.fit(f.message(), Quote.MESSAGE - remark.length()));
+        String stated = RuleCatalog.get().remark("host-only-scan", f.message());
         return f.toBuilder()
                 .level(Level.NOTE)
                 .message(stated)

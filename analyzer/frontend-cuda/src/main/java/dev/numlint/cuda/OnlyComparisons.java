@@ -4,7 +4,6 @@ import dev.numlint.model.Finding;
 import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Level;
-import dev.numlint.rules.Quote;
 import dev.numlint.rules.RuleCatalog;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,9 +60,7 @@ final class OnlyComparisons {
     private static Finding note(Finding f) {
         // the reason stays whole: the finding's own message gives up the room it needs (Quote.fit: none if it fits)
         String key = phrase(f.identity().judgement());
-        String remark = RuleCatalog.get().phrase(key, "message", "");
-        String stated =
-                RuleCatalog.get().phrase(key, "message", Quote.fit(f.message(), Quote.MESSAGE - remark.length()));
+        String stated = RuleCatalog.get().remark(key, f.message());
         return f.toBuilder()
                 .level(Level.NOTE)
                 .message(stated)

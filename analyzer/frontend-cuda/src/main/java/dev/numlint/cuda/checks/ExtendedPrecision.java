@@ -100,14 +100,7 @@ public final class ExtendedPrecision implements CudaCheck {
                 continue;
             }
             String tw = Quote.shorten(twin, Quote.EXPRESSION);
-            String remark = RuleCatalog.get().phrase("long-double-variant", "message", "", "fn", tw);
-            String message = RuleCatalog.get()
-                    .phrase(
-                            "long-double-variant",
-                            "message",
-                            Quote.fit(f.message(), Quote.MESSAGE - remark.length()),
-                            "fn",
-                            tw);
+            String message = RuleCatalog.get().remark("long-double-variant", f.message(), "fn", tw);
             out.add(f.toBuilder()
                     .level(dev.numlint.model.Level.NOTE)
                     .message(message)
