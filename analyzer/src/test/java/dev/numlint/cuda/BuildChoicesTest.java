@@ -85,4 +85,22 @@ class BuildChoicesTest {
         List<Finding> in = List.of(flag("NL002"), site(198, null, Impact.Reach.CONVERSION, FLAG));
         assertEquals(in, BuildChoices.review(in));
     }
+
+    @Test
+    void aSiteThatNamesTheCompileCommandMeetsTheFlagOfTheBuildFileThatWritesIt() {
+        // with a compilation database, the site's evidence is the database's line; the flag's finding is at the
+        // CMakeLists.txt line that writes it and holds the database's line as evidence (an evaluation's ACMMP)
+        Location db = new Location("build/compile_commands.json", 13, 8, 13, 20);
+        Finding atBuildFile = flag("NL002").toBuilder()
+                .evidence(new Evidence("compile-commands", "nvcc --use_fast_math ...", db))
+                .build();
+        List<Finding> out = BuildChoices.review(
+                List.of(atBuildFile, site(503, Identity.Judgement.CHOSEN_APPROXIMATION, Impact.Reach.CONVERSION, db)));
+        assertEquals(Level.WARNING, out.get(0).level());
+        assertEquals(1, out.get(0).properties().get("restatedSites"));
+        assertEquals(Level.NOTE, out.get(1).level());
+        assertTrue(
+                out.get(1).message().endsWith("; the build's choice, reported at CMakeLists.txt:34"),
+                out.get(1).message());
+    }
 }

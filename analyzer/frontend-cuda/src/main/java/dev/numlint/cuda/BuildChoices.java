@@ -39,9 +39,14 @@ final class BuildChoices {
         Map<String, Integer> flags = new HashMap<>();
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
-            if (f.layer() == Layer.BUILD_FLAGS)
-                flags.putIfAbsent(
-                        key(f.ruleId(), f.location().file(), f.location().startLine()), i);
+            if (f.layer() != Layer.BUILD_FLAGS) continue;
+            flags.putIfAbsent(key(f.ruleId(), f.location().file(), f.location().startLine()), i);
+            // a flag a build file writes is one finding there; a site's evidence names the compile command that
+            // carries it (compile_commands.json:13), which the flag's finding holds as its evidence
+            for (Evidence e : f.evidence()) {
+                Location l = e.location();
+                if (l != null) flags.putIfAbsent(key(f.ruleId(), l.file(), l.startLine()), i);
+            }
         }
         if (flags.isEmpty()) return findings;
         List<Finding> out = new ArrayList<>(findings);
@@ -52,7 +57,7 @@ final class BuildChoices {
             if (flag == null) continue;
             Integer at = flags.get(key(f.ruleId(), flag.file(), flag.startLine()));
             if (at == null) continue;
-            out.set(i, site(f, flag));
+            out.set(i, site(f, findings.get(at).location())); // named where the flag's finding is
             sites.computeIfAbsent(at, k -> new ArrayList<>()).add(f);
         }
         sites.forEach((at, list) -> out.set(at, flag(out.get(at), list)));
