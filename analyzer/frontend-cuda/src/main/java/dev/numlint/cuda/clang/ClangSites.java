@@ -582,8 +582,8 @@ final class ClangSites {
     /**
      * Whether the double value of {@code o} is one float holds: a float widened, a constant float holds, a value of a
      * finite set of such constants ({@link ClangValueSets}), an exact function ({@code copysign}, {@code fabs},
-     * {@code fmax}, {@code fmin}, {@code frexp}) of such values, or such a value times a factor whose values are all
-     * zero or powers of two.
+     * {@code fmax}, {@code fmin}, {@code frexp}) of such values, such a value times a factor whose values are all
+     * zero or powers of two, or divided by a constant power of two.
      */
     private boolean floatHeld(ClangNode o, ClangUnit.Function fn) {
         ClangNode s = strip(o);
@@ -613,7 +613,7 @@ final class ClangSites {
                     return true;
             }
         }
-        return false;
+        return ClangValueSets.byPowerOfTwo(s) && floatHeld(s.children.get(0), fn); // size / 2.0 (session 45)
     }
 
     // ------------------------------------------------------------------ contractions

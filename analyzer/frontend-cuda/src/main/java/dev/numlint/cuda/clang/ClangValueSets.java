@@ -25,6 +25,16 @@ final class ClangValueSets {
     private ClangValueSets() {}
 
     /** Whether every value {@code x} can take is zero or a power of two (in magnitude). */
+    /**
+     * Whether {@code s} is a division by a nonzero constant power of two ({@code size / 2.0}): as exact as the product
+     * by its reciprocal, barring underflow.
+     */
+    static boolean byPowerOfTwo(ClangNode s) {
+        if (s.kind != CXCursor_BinaryOperator || !s.spelling.equals("/") || s.children.size() != 2) return false;
+        ClangNode d = strip(s.children.get(1));
+        return d != null && d.value != null && d.value != 0 && NumericFacts.isPowerOfTwoOrZero(Math.abs(d.value));
+    }
+
     static boolean powerOfTwoFactor(ClangNode x, ClangUnit.Function fn) {
         TreeSet<Double> v = values(x, fn, DEPTH);
         if (v == null) return false;
