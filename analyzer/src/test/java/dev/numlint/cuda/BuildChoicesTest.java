@@ -103,4 +103,25 @@ class BuildChoicesTest {
                 out.get(1).message().endsWith("; the build's choice, reported at CMakeLists.txt:34"),
                 out.get(1).message());
     }
+
+    @Test
+    void aSiteOfAnotherCompileCommandOfTheSameDatabaseMeetsTheFlagByItsText() {
+        // the flag's finding cites the first of 43 compile commands; a site of another unit cites its own command
+        Location first = new Location("build/compile_commands.json", 8, 8, 8, 20);
+        Location own = new Location("build/compile_commands.json", 688, 8, 688, 20);
+        Finding atMakefile = flag("NL002").toBuilder()
+                .evidence(new Evidence("flag", "-use_fast_math", null))
+                .evidence(new Evidence("compile-commands", "-use_fast_math; in 43 of 43", first))
+                .build();
+        Finding site = site(85, Identity.Judgement.CHOSEN_APPROXIMATION, Impact.Reach.CONVERSION, null).toBuilder()
+                .evidence(new Evidence("flag", "-use_fast_math", own))
+                .build();
+        Finding other = site(86, Identity.Judgement.CHOSEN_APPROXIMATION, Impact.Reach.CONVERSION, null).toBuilder()
+                .evidence(new Evidence("flag", "-prec-div=false", own))
+                .build();
+        List<Finding> out = BuildChoices.review(List.of(atMakefile, site, other));
+        assertEquals(Level.NOTE, out.get(1).level());
+        // another flag in the same database is another decision: not this finding's
+        assertEquals(Level.WARNING, out.get(2).level());
+    }
 }

@@ -45,7 +45,12 @@ final class BuildChoices {
             // carries it (compile_commands.json:13), which the flag's finding holds as its evidence
             for (Evidence e : f.evidence()) {
                 Location l = e.location();
-                if (l != null) flags.putIfAbsent(key(f.ruleId(), l.file(), l.startLine()), i);
+                if (l == null) continue;
+                flags.putIfAbsent(key(f.ruleId(), l.file(), l.startLine()), i);
+                // "in 43 of 43 compile commands": a site of another unit cites its own command's line in the same
+                // database; the flag's text decides which finding it restates
+                for (Evidence t : f.evidence())
+                    if ("flag".equals(t.kind())) flags.putIfAbsent(key(f.ruleId(), l.file(), t.text()), i);
             }
         }
         if (flags.isEmpty()) return findings;
@@ -56,6 +61,7 @@ final class BuildChoices {
             Location flag = restated(f);
             if (flag == null) continue;
             Integer at = flags.get(key(f.ruleId(), flag.file(), flag.startLine()));
+            if (at == null) at = flags.get(key(f.ruleId(), flag.file(), flagText(f)));
             if (at == null) continue;
             out.set(i, site(f, findings.get(at).location())); // named where the flag's finding is
             sites.computeIfAbsent(at, k -> new ArrayList<>()).add(f);
@@ -76,8 +82,14 @@ final class BuildChoices {
         return null;
     }
 
-    private static String key(String rule, String file, int line) {
-        return rule + '\u0000' + file + '\u0000' + line;
+    private static String key(String rule, String file, Object lineOrFlag) {
+        return rule + '\u0000' + file + '\u0000' + lineOrFlag;
+    }
+
+    /** The text of {@code f}'s flag evidence ({@code --use_fast_math}), or null. */
+    private static String flagText(Finding f) {
+        for (Evidence e : f.evidence()) if ("flag".equals(e.kind()) && e.location() != null) return e.text();
+        return null;
     }
 
     private static Finding site(Finding f, Location flag) {
