@@ -248,10 +248,9 @@ final class ClangSupplements {
         if (system != null) {
             // a library's header written with <...> that neither the tree, the toolkit nor the system's header
             // directories hold (the hand-written front end reports only the tree's missing headers): Clang stops there
-            java.util.regex.Matcher at = ERROR_AT.matcher(unit.firstError());
             supplement.errors(new Notification(
                     rel,
-                    at.matches() ? Integer.parseInt(at.group(1)) : 0,
+                    errorLine(unit.firstError()),
                     Level.NOTE,
                     "clang-header-missing",
                     "Clang stopped at #include <" + system + ">: no directory numlint may read holds it (the"
@@ -260,10 +259,9 @@ final class ClangSupplements {
                             + " install the library's headers under /usr/include or scan its include directory too"));
         } else if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             // held: the hand-written parser's parse errors in this file are folded into it (supplement)
-            java.util.regex.Matcher at = ERROR_AT.matcher(unit.firstError());
             supplement.errors(new Notification(
                     rel,
-                    at.matches() ? Integer.parseInt(at.group(1)) : 0,
+                    errorLine(unit.firstError()),
                     Level.NOTE,
                     "clang-error",
                     "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first "
@@ -489,6 +487,12 @@ final class ClangSupplements {
     }
 
     private static final java.util.regex.Pattern ERROR_AT = java.util.regex.Pattern.compile("line (\\d+): (.*)");
+
+    /** The line of Clang's first error ("line 12: ..."), or 0 when it names none. */
+    private static int errorLine(String firstError) {
+        java.util.regex.Matcher at = ERROR_AT.matcher(firstError);
+        return at.matches() ? Integer.parseInt(at.group(1)) : 0;
+    }
 
     private static final java.util.regex.Pattern NOT_FOUND =
             java.util.regex.Pattern.compile("'([^']+)' file not found$");

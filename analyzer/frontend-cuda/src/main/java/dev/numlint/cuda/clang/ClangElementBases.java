@@ -68,39 +68,24 @@ final class ClangElementBases {
     }
 
     /**
-     * The place in {@code chain} (outermost first) of the innermost loop whose body declares the local pointer or array
-     * {@code b} that is subscripted, or -1 (a parameter, a variable declared outside the loops). Its declaration is
-     * then in scope at the update: the loops inside that one see the address it was given.
+     * The place in {@code chain} (outermost first) of the innermost loop whose body declares the local pointer {@code
+     * b} that is subscripted with a fresh allocation in each iteration ({@code float *p = (float *)malloc(n *
+     * sizeof(float))}, {@code new float[n]}) and writes it nowhere else, or -1. No two iterations of that loop, or of
+     * the loops around it, then address the same memory that holds a sum (gtom's {@code h_scaledinput[i] -=
+     * h_baseline[i]}, a buffer allocated and filled per batch); the loops inside it see one address.
      */
-    static int declaredIn(ClangNode b, java.util.List<ClangNode> chain) {
+    static int freshIn(ClangNode b, java.util.List<ClangNode> chain) {
         ClangNode x = strip(b);
         if (x == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null || chain.isEmpty()) return -1;
         ClangNode[] decl = new ClangNode[1];
         chain.get(0).forEach(n -> {
             if (decl[0] == null && n.kind == CXCursor_VarDecl && x.refUsr.equals(n.usr)) decl[0] = n;
         });
-        if (decl[0] == null) return -1;
-        for (int k = chain.size() - 1; k >= 0; k--) {
-            ClangNode loop = chain.get(k);
-            if (loop.children.get(loop.children.size() - 1).contains(decl[0])) return k;
-        }
-        return -1;
-    }
-
-    /**
-     * Whether {@code b}, declared in the body of {@code loop}, is given a fresh allocation in each iteration ({@code
-     * float *p = (float *)malloc(n * sizeof(float))}, {@code new float[n]}) and written nowhere else: no two
-     * iterations of that loop, or of the loops around it, then address the same memory that holds a sum (gtom's
-     * {@code h_scaledinput[i] -= h_baseline[i]}, a buffer allocated and filled per batch); the loops inside it see
-     * one address.
-     */
-    static boolean fresh(ClangNode b, ClangNode loop) {
-        ClangNode x = strip(b);
-        ClangNode[] decl = new ClangNode[1];
-        loop.forEach(n -> {
-            if (decl[0] == null && n.kind == CXCursor_VarDecl && x.refUsr.equals(n.usr)) decl[0] = n;
-        });
-        if (decl[0] == null || decl[0].canonKind != CXType_Pointer || decl[0].children.isEmpty()) return false;
+        if (decl[0] == null || decl[0].canonKind != CXType_Pointer || decl[0].children.isEmpty()) return -1;
+        int k = chain.size() - 1;
+        while (k >= 0
+                && !chain.get(k).children.get(chain.get(k).children.size() - 1).contains(decl[0])) k--;
+        if (k < 0) return -1;
         ClangNode init = strip(decl[0].children.get(decl[0].children.size() - 1));
         while (init != null && isExplicitCast(init) && operandOf(init) != null) init = strip(operandOf(init));
         boolean allocated = init != null
@@ -108,10 +93,10 @@ final class ClangElementBases {
                         || init.kind == CXCursor_CallExpr && ALLOCATORS.contains(callee(init)));
         // written again after its declaration: another address
         boolean[] again = new boolean[1];
-        loop.forEach(n -> {
+        chain.get(k).forEach(n -> {
             if (ClangLoops.writes(n, x.refUsr)) again[0] = true;
         });
-        return allocated && !again[0];
+        return allocated && !again[0] ? k : -1;
     }
 
     private static final java.util.Set<String> ALLOCATORS =

@@ -77,8 +77,8 @@ final class ClangElements {
         // an element through an accessor that returns it by reference (v[i], g.at(j, i), g(j, i))
         if (subscripts.isEmpty() && x != null) x = ClangElementBases.accessed(x, subscripts);
         if (subscripts.isEmpty() || x == null) return out;
-        int d = ClangElementBases.declaredIn(x, chain); // a buffer allocated in a loop's body (ClangElementBases.fresh)
-        if (d >= 0 && ClangElementBases.fresh(x, chain.get(d))) {
+        int d = ClangElementBases.freshIn(x, chain); // a buffer allocated in a loop's body
+        if (d >= 0) {
             out.addAll(chain.subList(0, d + 1));
             out.addAll(moves(lhs, update, chain.subList(d + 1, chain.size()), strided));
             return out;
