@@ -144,6 +144,7 @@ class ClangWireTest {
         assertThat(back.cacheDir()).isEqualTo(r.cacheDir());
         assertThat(back.args()).isEqualTo(r.args());
         assertThat(back.text()).isEqualTo(r.text());
+        assertThat(back.boundary()).containsExactly(Path.of("/t"));
         assertThat(ClangWire.readRequest(i)).isNull();
     }
 
@@ -153,8 +154,18 @@ class ClangWireTest {
         headers.put(Path.of("/t/b.h"), "int b;".getBytes(StandardCharsets.UTF_8));
         headers.put(Path.of("/t/a.h"), "int a;".getBytes(StandardCharsets.UTF_8));
         ClangWire.Request r = new ClangWire.Request(
-                Path.of("/t/m.c"), Path.of("/t"), null, List.of("-x", "c"), new byte[] {'m'}, null, null, headers);
+                Path.of("/t/m.c"),
+                Path.of("/t"),
+                null,
+                List.of("-x", "c"),
+                new byte[] {'m'},
+                null,
+                null,
+                headers,
+                List.of(Path.of("/t/src"), Path.of("/t/build")));
         ClangWire.Request back = ClangWire.readRequest(in(bytes(o -> ClangWire.writeRequest(o, r))));
+        assertThat(back.roots()).containsExactly(Path.of("/t/src"), Path.of("/t/build"));
+        assertThat(back.boundary()).isEqualTo(back.roots());
         assertThat(back.headers().keySet()).containsExactly(Path.of("/t/b.h"), Path.of("/t/a.h"));
         assertThat(back.headers().get(Path.of("/t/a.h"))).isEqualTo(headers.get(Path.of("/t/a.h")));
         ClangUnit u =

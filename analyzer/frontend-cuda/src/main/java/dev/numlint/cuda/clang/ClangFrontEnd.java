@@ -252,14 +252,15 @@ public final class ClangFrontEnd {
             headers = LaunchSpacing.join(headers);
         }
         if (roots.size() > 1) {
-            // the worker checks the closure against the common directory it is given; several roots hold less
+            // the roots themselves, not the directory that holds them: checked here for an in-process parse and
+            // before a worker is asked; the worker checks the same roots again (ClangWire.Request#roots)
             String refused = ClangIncludeClosure.refusal(roots, file, text, args);
             if (refused == null && target != null) refused = refusal(roots, target, targetText, m -> false);
             if (refused != null) return ClangUnit.failed(target == null ? file : target, "refused: " + refused);
         }
         if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers, tree);
-        return ClangWorkers.SHARED.parse(
-                new ClangWire.Request(file, tree, cacheDir, args, text, target, targetText, headers));
+        return ClangWorkers.SHARED.parse(new ClangWire.Request(
+                file, tree, cacheDir, args, text, target, targetText, headers, roots.size() > 1 ? roots : List.of()));
     }
 
     /**

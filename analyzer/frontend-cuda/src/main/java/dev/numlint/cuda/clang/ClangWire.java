@@ -26,7 +26,7 @@ import java.util.Map;
 final class ClangWire {
     static final int MAGIC = 0x4E4C4357; // "NLCW"
     /** Raise on every change of the format; a worker of another version is refused at its greeting. */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
 
     static final byte HELLO_READY = 0;
     static final byte HELLO_UNAVAILABLE = 1;
@@ -42,6 +42,8 @@ final class ClangWire {
     static final int MAX_TEXT = 512 << 20;
     /** Project headers one request asks for beside its unit. */
     static final int MAX_HEADERS = 100_000;
+    /** Boundary roots one request names. */
+    static final int MAX_ROOTS = 1_000;
 
     private ClangWire() {}
 
@@ -49,7 +51,9 @@ final class ClangWire {
      * One parse request; {@code cacheDir}: the scan's cache directory ({@link ClangPch}), null for none;
      * {@code target}: the file whose cursors are wanted when it is not {@code file} itself (a file compiled only
      * through an {@code #include} of {@code file}, with its bytes {@code targetText}), else null; {@code headers}:
-     * project headers (with their bytes) whose cursors the same parse also returns, in order.
+     * project headers (with their bytes) whose cursors the same parse also returns, in order; {@code roots}: the
+     * scan's real boundary roots when there are several (a scanned PATH and a compilation database's directory beside
+     * it), which Clang may read inside and nowhere else under {@code root}, their common directory; empty for one.
      */
     record Request(
             Path file,
@@ -59,13 +63,24 @@ final class ClangWire {
             byte[] text,
             Path target,
             byte[] targetText,
-            Map<Path, byte[]> headers) {
+            Map<Path, byte[]> headers,
+            List<Path> roots) {
+        Request {
+            roots = List.copyOf(roots);
+        }
+
         Request(Path file, Path root, Path cacheDir, List<String> args, byte[] text) {
-            this(file, root, cacheDir, args, text, null, null, Map.of());
+            this(file, root, cacheDir, args, text, null, null, Map.of(), List.of());
         }
 
         Request(Path file, Path root, Path cacheDir, List<String> args, byte[] text, Path target, byte[] targetText) {
-            this(file, root, cacheDir, args, text, target, targetText, Map.of());
+            this(file, root, cacheDir, args, text, target, targetText, Map.of(), List.of());
+        }
+
+        /** The roots Clang may read inside: {@link #roots()} when there are several, else {@link #root()}. */
+        List<Path> boundary() {
+            if (!roots.isEmpty()) return roots;
+            return root == null ? List.of() : List.of(root);
         }
 
         /** The file the unit's cursors belong to. */
@@ -294,6 +309,8 @@ final class ClangWire {
             out.writeInt(h.getValue().length);
             out.write(h.getValue());
         }
+        out.writeInt(r.roots().size());
+        for (Path p : r.roots()) o.str(p.toString());
         out.flush();
     }
 
@@ -333,6 +350,13 @@ final class ClangWire {
             in.readFully(b);
             headers.put(Path.of(h), b);
         }
+        int nr = i.count(MAX_ROOTS);
+        List<Path> roots = new ArrayList<>(nr);
+        for (int k = 0; k < nr; k++) {
+            String p = i.str();
+            if (p == null) throw new IOException("malformed request: no root path");
+            roots.add(Path.of(p));
+        }
         return new Request(
                 Path.of(file),
                 root == null ? null : Path.of(root),
@@ -341,7 +365,8 @@ final class ClangWire {
                 text,
                 target == null ? null : Path.of(target),
                 targetText,
-                headers);
+                headers,
+                roots);
     }
 
     // ------------------------------------------------------------------ answers

@@ -57,7 +57,7 @@ public final class ClangWorkerMain {
         if (r.headers().isEmpty() || r.root() == null) return r.headers();
         java.util.Map<Path, byte[]> ok = new java.util.LinkedHashMap<>();
         r.headers().forEach((p, b) -> {
-            if (ClangFrontEnd.refusal(r.root(), p, b) == null) ok.put(p, b);
+            if (ClangFrontEnd.refusal(r.boundary(), p, b, m -> false) == null) ok.put(p, b);
         });
         return ok;
     }
@@ -78,10 +78,10 @@ public final class ClangWorkerMain {
         while ((r = ClangWire.readRequest(in)) != null) {
             // the same trust boundary as in the scan's process, checked again here: an include that leaves the tree
             // (the unit's own includes and every project header they reach, as Clang would)
-            String refused =
-                    r.root() == null ? null : ClangIncludeClosure.refusal(r.root(), r.file(), r.text(), r.args());
-            if (refused == null && r.target() != null && r.root() != null) {
-                refused = ClangFrontEnd.refusal(r.root(), r.target(), r.targetText());
+            List<Path> roots = r.boundary();
+            String refused = roots.isEmpty() ? null : ClangIncludeClosure.refusal(roots, r.file(), r.text(), r.args());
+            if (refused == null && r.target() != null && !roots.isEmpty()) {
+                refused = ClangFrontEnd.refusal(roots, r.target(), r.targetText(), m -> false);
             }
             if (refused != null) {
                 ClangWire.writeFailed(out, "refused: " + refused);
