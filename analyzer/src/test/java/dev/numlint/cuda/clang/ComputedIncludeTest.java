@@ -71,4 +71,36 @@ class ComputedIncludeTest {
         // the strict check (a header read alone, without its compile command) refuses every computed include
         assertThat(ClangFrontEnd.refusal(tree, unit, text)).contains("a computed #include");
     }
+
+    @Test
+    void aLargeFileWithoutTheWordIsNoReasonToRefuseOneWithItIs() throws Exception {
+        config();
+        // a pack of .git or a data set larger than a file read whole: streamed
+        byte[] big = new byte[17 << 20];
+        java.util.Arrays.fill(big, (byte) 'x');
+        Files.write(tree.resolve("data.raw"), big);
+        TreeMacrosReset.forget();
+        assertThat(refusal(List.of())).isNull();
+        // the word, spelled across continued lines, in the middle of the large file: every name may be defined
+        byte[] spelled = "\n#d\\\n\\\r\ne??/\nfine PROJ_CONFIG_FILE \"/etc/passwd\"\n".getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(spelled, 0, big, 9 << 20, spelled.length);
+        Files.write(tree.resolve("data.raw"), big);
+        TreeMacrosReset.forget();
+        assertThat(refusal(List.of())).contains("which a file of the tree may define");
+    }
+
+    @Test
+    void theStreamedReadJoinsContinuedLinesAsThePreprocessorDoes() throws Exception {
+        assertThat(mentions("#def\\\nine X")).isTrue();
+        assertThat(mentions("#de??/\r\nfine X")).isTrue();
+        assertThat(mentions("ddefine")).isTrue();
+        assertThat(mentions("#def ine X")).isFalse();
+        assertThat(mentions("defin\\e")).isFalse();
+        assertThat(mentions("??define")).isTrue();
+        assertThat(mentions("\\define")).isTrue();
+    }
+
+    private static boolean mentions(String s) throws Exception {
+        return TreeMacros.mentionsDefine(new java.io.ByteArrayInputStream(s.getBytes(StandardCharsets.ISO_8859_1)));
+    }
 }

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * define ({@link ClangIncludeClosure}) cannot be given a file name by the tree: it is in a branch the build never
  * enables ({@code #ifdef MFEM_CONFIG_FILE}), or it is an error; Clang is then allowed to parse the unit (issue 26: MFEM's
  * {@code config/config.hpp} made Clang refuse all 211 files of its integrators). Where the tree is larger than the
- * bounds below, every name counts as defined (the include is refused, as before).
+ * bounds below, every name counts as defined (the include is refused, as before); a file too large to hold (a pack of
+ * {@code .git}, a data set) is read as a stream and counts as defining every name only if the word appears in it.
  */
 final class TreeMacros {
     private TreeMacros() {}
@@ -63,11 +64,22 @@ final class TreeMacros {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
                     if (!a.isRegularFile()) return FileVisitResult.CONTINUE; // links are not followed
-                    if (--budget[1] < 0 || a.size() > MAX_FILE_BYTES || (budget[0] -= a.size()) < 0) {
+                    if (--budget[1] < 0 || (budget[0] -= a.size()) < 0) {
                         over[0] = true;
                         return FileVisitResult.TERMINATE;
                     }
                     try {
+                        if (a.size() > MAX_FILE_BYTES) {
+                            // a pack of .git, a data set: read as a stream; one that may define something at all
+                            // counts as defining everything
+                            try (java.io.InputStream in = Files.newInputStream(file)) {
+                                if (mentionsDefine(in)) {
+                                    over[0] = true;
+                                    return FileVisitResult.TERMINATE;
+                                }
+                            }
+                            return FileVisitResult.CONTINUE;
+                        }
                         names(Files.readAllBytes(file), names);
                     } catch (IOException | RuntimeException e) {
                         over[0] = true; // unreadable: it might define anything
@@ -86,6 +98,47 @@ final class TreeMacros {
             over[0] = true;
         }
         return new Names(over[0] ? null : Set.copyOf(names));
+    }
+
+    /**
+     * Whether the word {@code define} appears in {@code in} once continued lines are joined (a backslash or {@code ??/}
+     * before a line end, however many in a row): read as a stream, for files too large to hold.
+     */
+    static boolean mentionsDefine(java.io.InputStream in) throws IOException {
+        byte[] word = "define".getBytes(StandardCharsets.ISO_8859_1);
+        java.io.InputStream b = new java.io.BufferedInputStream(in, 1 << 16);
+        byte[] pending = new byte[5]; // a prefix of a continuation: \, \\r, ?, ??, ??/, ??/\r
+        int np = 0;
+        int matched = 0;
+        java.util.ArrayDeque<Integer> replay = new java.util.ArrayDeque<>();
+        while (true) {
+            int c = replay.isEmpty() ? b.read() : replay.poll();
+            if (c < 0) return false;
+            pending[np++] = (byte) c;
+            int kind = continuation(pending, np);
+            if (kind > 0) { // a whole continuation: dropped
+                np = 0;
+                continue;
+            }
+            if (kind == 0) continue; // still a prefix of one
+            // not a continuation: the first pending byte is text, the rest is read again
+            for (int k = np - 1; k >= 1; k--) replay.addFirst(pending[k] & 0xff);
+            byte t = pending[0];
+            np = 0;
+            matched = t == word[matched] ? matched + 1 : (t == word[0] ? 1 : 0);
+            if (matched == word.length) return true;
+        }
+    }
+
+    /** 1: {@code p[0..n)} is a whole line continuation; 0: a proper prefix of one; -1: neither. */
+    private static int continuation(byte[] p, int n) {
+        for (String c : new String[] {"\\\n", "\\\r\n", "??/\n", "??/\r\n"}) {
+            if (n > c.length()) continue;
+            boolean prefix = true;
+            for (int k = 0; k < n && prefix; k++) prefix = p[k] == c.charAt(k);
+            if (prefix) return n == c.length() ? 1 : 0;
+        }
+        return -1;
     }
 
     /** Adds the names written after {@code define} in {@code text} (continued lines joined first). */
