@@ -100,7 +100,8 @@ final class ClangGuards {
         if (n.kind == CXCursor_DeclRefExpr
                 || n.kind == CXCursor_MemberRefExpr
                 || n.kind == CXCursor_ArraySubscriptExpr
-                || Path.deref(n)) {
+                || Path.deref(n)
+                || Path.accessor(n)) {
             String k = Path.key(n);
             return k == null ? null : guards.get(k);
         }
@@ -479,10 +480,18 @@ final class ClangGuards {
             if (k != null && (usr.within(k) || usr.parts.contains(k))) hit[0] = true;
         });
         if (!hit[0] && usr.indirect) {
+            boolean byAccessor = usr.key.contains("(");
             s.forEach(x -> {
-                if (hit[0] || x.kind != CXCursor_CallExpr) return;
+                // an element's accessor reads (its assignment is one above)
+                if (hit[0] || x.kind != CXCursor_CallExpr || Path.accessor(x)) return;
                 for (ClangNode a : arguments(x)) {
                     String r = rootUsr(a);
+                    if (r != null && usr.parts.contains(r)) hit[0] = true;
+                }
+                // an element read through an accessor: any other method of its object may change it
+                ClangNode f = byAccessor && !x.children.isEmpty() ? strip(x.children.get(0)) : null;
+                if (f != null && f.kind == CXCursor_MemberRefExpr && f.children.size() == 1) {
+                    String r = rootUsr(f.children.get(0));
                     if (r != null && usr.parts.contains(r)) hit[0] = true;
                 }
             });
@@ -511,11 +520,12 @@ final class ClangGuards {
             if (n.kind != CXCursor_DeclRefExpr
                     && n.kind != CXCursor_MemberRefExpr
                     && n.kind != CXCursor_ArraySubscriptExpr
-                    && !deref(n)) return null;
+                    && !deref(n)
+                    && !accessor(n)) return null;
             String k = key(n);
             if (k == null) return null;
             java.util.Set<String> parts = new java.util.HashSet<>();
-            boolean[] indirect = {n.kind == CXCursor_ArraySubscriptExpr || deref(n)};
+            boolean[] indirect = {n.kind == CXCursor_ArraySubscriptExpr || deref(n) || accessor(n)};
             if (n.kind != CXCursor_DeclRefExpr) {
                 n.forEach(x -> {
                     if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) parts.add(x.refUsr);
@@ -526,6 +536,17 @@ final class ClangGuards {
             return new Path(k, java.util.Set.copyOf(parts), indirect[0]);
         }
 
+        /**
+         * Whether {@code n} reads an element through an accessor that returns it by reference ({@code m(j, i)} of an
+         * OpenCV {@code Mat_}, {@code v[i]} of a {@code std::vector}, {@code v.at(i)}: {@link
+         * ClangElementBases#accessed}), which returns the same element for the same arguments.
+         */
+        static boolean accessor(ClangNode n) {
+            return n != null
+                    && n.kind == CXCursor_CallExpr
+                    && ClangElementBases.accessed(n, new java.util.ArrayList<>()) != n;
+        }
+
         /** Whether {@code n} reads through a pointer, {@code *p} (the element {@code p[0]}). */
         static boolean deref(ClangNode n) {
             return n != null && n.kind == CXCursor_UnaryOperator && n.spelling.equals("*") && n.children.size() == 1;
@@ -533,8 +554,8 @@ final class ClangGuards {
 
         /**
          * The key of a variable ({@code x}: its USR), a member ({@code base.name}, implicit {@code this} too) or an
-         * element with a variable or constant index ({@code base[i]}; {@code *p} is {@code p[0]}); null for any other
-         * expression.
+         * element with a variable or constant index ({@code base[i]}; {@code *p} is {@code p[0]}; through an accessor,
+         * {@code base(j,i)}, {@link #accessor}); null for any other expression.
          */
         static String key(ClangNode e) {
             ClangNode n = strip(e);
@@ -557,12 +578,29 @@ final class ClangGuards {
                         : i.value != null ? String.valueOf(i.value) : i.kind == CXCursor_DeclRefExpr ? i.refUsr : null;
                 return b == null || ik == null ? null : b + "[" + ik + "]";
             }
+            if (accessor(n)) {
+                List<ClangNode> args = new java.util.ArrayList<>();
+                String b = key(ClangElementBases.accessed(n, args));
+                if (b == null) return null;
+                StringBuilder k = new StringBuilder(b).append('(');
+                for (int a = args.size() - 1; a >= 0; a--) { // collected last first
+                    ClangNode i = strip(args.get(a));
+                    String ik = i == null
+                            ? null
+                            : i.value != null
+                                    ? String.valueOf(i.value)
+                                    : i.kind == CXCursor_DeclRefExpr ? i.refUsr : null;
+                    if (ik == null) return null;
+                    k.append(ik).append(a > 0 ? "," : ")");
+                }
+                return k.toString();
+            }
             return null;
         }
 
         /** Whether a write of the object {@code k} writes this path: the same path, or one it lies in. */
         boolean within(String k) {
-            return key.equals(k) || key.startsWith(k + ".") || key.startsWith(k + "[");
+            return key.equals(k) || key.startsWith(k + ".") || key.startsWith(k + "[") || key.startsWith(k + "(");
         }
     }
 }
