@@ -168,6 +168,49 @@ final class ClangElementBases {
     }
 
     /**
+     * The array, pointer or object whose element {@code lhs} is, with the subscripts that select the element added to
+     * {@code subscripts} (last first): {@code a[j][i]}; a member of an element, {@code a[i].x} (a struct value: the
+     * element's address decides); an accessor's call ({@code v[i]}, {@code g.at(j, i)}, {@code g(j, i)}:
+     * {@link #accessed}); an element of the buffer a getter of an object returns, {@code images[img]->host()[i]} (each
+     * object's buffer its own, as each row of {@code a[img][i]} is its own: {@link #getterObject}). {@code lhs} itself
+     * when nothing selects an element.
+     */
+    static ClangNode element(ClangNode lhs, java.util.List<ClangNode> subscripts) {
+        ClangNode x = strip(lhs);
+        if (x != null
+                && x.kind == CXCursor_MemberRefExpr
+                && x.children.size() == 1
+                && strip(x.children.get(0)) != null
+                && strip(x.children.get(0)).kind == CXCursor_ArraySubscriptExpr
+                && strip(x.children.get(0)).canonKind == CXType_Record) x = strip(x.children.get(0));
+        for (int depth = 0; depth < 8 && x != null; depth++) {
+            int before = subscripts.size();
+            while (x != null && x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
+                subscripts.add(x.children.get(1));
+                x = strip(x.children.get(0));
+            }
+            if (x != null && (subscripts.isEmpty() || depth > 0 && subscripts.size() == before))
+                x = accessed(x, subscripts);
+            ClangNode object = subscripts.size() > before ? getterObject(x) : null;
+            if (object == null) break;
+            x = object;
+        }
+        return x;
+    }
+
+    /**
+     * The object {@code x} is called on when {@code x} is a call of a method without arguments that returns a pointer
+     * ({@code images[img]->host()}, {@code m.data()}), else null.
+     */
+    static ClangNode getterObject(ClangNode x) {
+        if (x == null || x.kind != CXCursor_CallExpr || x.children.size() != 1 || x.canonKind != CXType_Pointer)
+            return null;
+        ClangNode f = strip(x.children.get(0));
+        if (f == null || f.kind != CXCursor_MemberRefExpr || f.children.size() != 1) return null;
+        return strip(f.children.get(0));
+    }
+
+    /**
      * The object whose element {@code x} is when {@code x} is a call of an accessor that returns an element by
      * reference, with its integer arguments added to {@code subscripts} (last first, as subscripts are collected):
      * {@code v[i]} of a {@code std::vector} ({@code operator[]}), {@code g(j, i)} ({@code operator()}), {@code g.at(j,

@@ -62,20 +62,7 @@ final class ClangElements {
         Set<ClangNode> out = new HashSet<>();
         if (chain.isEmpty()) return out;
         List<ClangNode> subscripts = new ArrayList<>();
-        ClangNode x = strip(lhs);
-        // a[i].x: a member of an element (a struct value, so '.'): the element's address decides
-        if (x != null
-                && x.kind == CXCursor_MemberRefExpr
-                && x.children.size() == 1
-                && strip(x.children.get(0)) != null
-                && strip(x.children.get(0)).kind == CXCursor_ArraySubscriptExpr
-                && strip(x.children.get(0)).canonKind == CXType_Record) x = strip(x.children.get(0));
-        while (x != null && x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
-            subscripts.add(x.children.get(1));
-            x = strip(x.children.get(0));
-        }
-        // an element through an accessor that returns it by reference (v[i], g.at(j, i), g(j, i))
-        if (subscripts.isEmpty() && x != null) x = ClangElementBases.accessed(x, subscripts);
+        ClangNode x = ClangElementBases.element(lhs, subscripts);
         if (subscripts.isEmpty() || x == null) return out;
         int d = ClangElementBases.freshIn(x, chain); // a buffer allocated in a loop's body
         if (d >= 0) {
