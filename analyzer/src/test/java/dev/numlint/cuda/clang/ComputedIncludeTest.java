@@ -103,4 +103,38 @@ class ComputedIncludeTest {
     private static boolean mentions(String s) throws Exception {
         return TreeMacros.mentionsDefine(new java.io.ByteArrayInputStream(s.getBytes(StandardCharsets.ISO_8859_1)));
     }
+
+    @Test
+    void aDefinitionInADocumentationCommentOrALineCommentDefinesNothing() throws Exception {
+        config();
+        // CImg's plugins document their use in their own comments
+        Files.writeString(
+                tree.resolve("plugin_doc.h"),
+                "/*\n * Use:\n * #define PROJ_CONFIG_FILE <plugin_doc.h>\n */\n// #define PROJ_CONFIG_FILE \"x.h\"\n"
+                        + "int plugin(void);\n");
+        TreeMacrosReset.forget();
+        assertThat(refusal(List.of())).isNull();
+    }
+
+    @Test
+    void whatMayStartADirectiveBeforeTheWordCounts() {
+        assertThat(defines("#define X 1")).containsExactly("X");
+        assertThat(defines("  #  define X 1")).containsExactly("X");
+        assertThat(defines("%:define X 1")).containsExactly("X");
+        assertThat(defines("??=define X 1")).containsExactly("X");
+        assertThat(defines("/* c */ # define X 1")).containsExactly("X");
+        assertThat(defines("# /* a comment\n over lines */ define X 1")).containsExactly("X");
+        assertThat(defines("\u00a0#define X 1")).containsExactly("X");
+        assertThat(defines("\r#define X 1")).containsExactly("X");
+        assertThat(defines(" * #define X 1")).isEmpty();
+        assertThat(defines("// #define X 1")).isEmpty();
+        assertThat(defines("int predefine X;")).isEmpty();
+        assertThat(defines("x; #define X 1")).isEmpty();
+    }
+
+    private static java.util.Set<String> defines(String text) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        TreeMacros.names(text.getBytes(StandardCharsets.ISO_8859_1), out);
+        return out;
+    }
 }

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * The macro names that some file of the scanned tree may define: every identifier written after the word
- * {@code define} in any regular file of the tree (directives, but also comments and strings: an over-approximation),
+ * {@code define} where it may name a directive ({@link #mayBeDirective}: also in a block comment's first line or a
+ * string after a {@code #}: an over-approximation) in any regular file of the tree,
  * read after joining backslash-continued lines (also {@code ??/} ones) and skipping block comments between the word and
  * the name. A computed {@code #include NAME} whose NAME no file of the tree defines and the compile command does not
  * define ({@link ClangIncludeClosure}) cannot be given a file name by the tree: it is in a branch the build never
@@ -148,6 +149,29 @@ final class TreeMacros {
         s = s.replace("??/\r\n", "").replace("??/\n", "").replace("\\\r\n", "").replace("\\\n", "");
         if (!s.contains("define")) return;
         Matcher m = DEFINE.matcher(s);
-        while (m.find()) out.add(m.group(1));
+        while (m.find()) if (mayBeDirective(s, m.start())) out.add(m.group(1));
+    }
+
+    /**
+     * Whether the word {@code define} at {@code at} of the joined text {@code s} may be the name of a directive: what
+     * precedes it on its line is a {@code #} (or {@code %:}, {@code ??=}) and nothing else that could be a token, or
+     * holds the opening or closing of a block comment (which the preprocessor replaces by a space, so a {@code #}
+     * before or after it may start the line). Anything else before it (the {@code *} of a documentation comment's
+     * line, {@code //}, code) makes the line no directive: {@code * #define cimg_plugin <matlab.h>} in a plugin's
+     * documentation defines nothing (session 46: CImg's own plugins' comments made every computed include of
+     * {@code CImg.h} count as definable, and Clang refused every unit that includes it). Bytes that are not printable
+     * ASCII count as whitespace (Clang reads some Unicode spaces as such).
+     */
+    static boolean mayBeDirective(String s, int at) {
+        int start = Math.max(s.lastIndexOf('\n', at - 1), s.lastIndexOf('\r', at - 1)) + 1;
+        String prefix = s.substring(start, at);
+        if (prefix.contains("/*") || prefix.contains("*/")) return true;
+        StringBuilder q = new StringBuilder();
+        for (int i = 0; i < prefix.length(); i++) {
+            char c = prefix.charAt(i);
+            if (c > ' ' && c < 0x7f) q.append(c);
+        }
+        String t = q.toString();
+        return t.equals("#") || t.equals("%:") || t.equals("??=");
     }
 }
