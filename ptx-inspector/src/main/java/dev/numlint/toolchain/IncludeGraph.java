@@ -92,7 +92,18 @@ public final class IncludeGraph {
 
     /** Resolves the include graph of {@code file}, reusing the headers this instance has read before. */
     public Result graph(Path file, List<Path> quoteDirs, List<Path> angleDirs) {
-        Walk w = new Walk(quoteDirs, angleDirs);
+        return graph(file, quoteDirs, angleDirs, m -> false);
+    }
+
+    /**
+     * As {@link #graph(Path, List, List)}, where a computed include {@code #include MACRO} whose MACRO
+     * {@code harmless} accepts is no problem: nothing can give MACRO a file name (the compile command does not define
+     * it, no file of the tree may: {@link TreeMacros}), so the compiler reads no file through it (the include is in a
+     * branch the build does not enable, or an error).
+     */
+    public Result graph(
+            Path file, List<Path> quoteDirs, List<Path> angleDirs, java.util.function.Predicate<String> harmless) {
+        Walk w = new Walk(quoteDirs, angleDirs, harmless);
         w.run(file);
         return new Result(
                 List.copyOf(w.reached), List.copyOf(w.external), List.copyOf(w.problems), List.copyOf(w.missing));
@@ -110,7 +121,10 @@ public final class IncludeGraph {
         long bytes;
         int systemFiles;
 
-        Walk(List<Path> quoteDirs, List<Path> angleDirs) {
+        final java.util.function.Predicate<String> harmless;
+
+        Walk(List<Path> quoteDirs, List<Path> angleDirs, java.util.function.Predicate<String> harmless) {
+            this.harmless = harmless;
             this.quoteDirs = absolute(quoteDirs);
             this.angleDirs = absolute(angleDirs);
             boolean f = false;
@@ -201,7 +215,7 @@ public final class IncludeGraph {
         /** Checks one directive of {@code from}; returns the node to follow, if any. */
         private Node visit(Node from, Directive d) {
             if (d.kind() == Kind.COMPUTED) {
-                if (!from.system()) {
+                if (!from.system() && !(!d.target().isEmpty() && harmless.test(d.target()))) {
                     problems.add(new Problem(
                             from.real(),
                             d.line(),
@@ -426,7 +440,12 @@ public final class IncludeGraph {
             Kind k = next ? Kind.NEXT : c == '"' ? Kind.QUOTE : Kind.ANGLE;
             return new Directive(line, k, target, text);
         }
-        if (Character.isLetter(c) || c == '_') return new Directive(line, Kind.COMPUTED, "", text);
+        if (Character.isLetter(c) || c == '_') {
+            int e = j;
+            while (e < n && (Character.isLetterOrDigit(s.charAt(e)) || s.charAt(e) == '_')) e++;
+            // the first token's name: unless it is a macro, the line does not expand to "file" or <file> (an error)
+            return new Directive(line, Kind.COMPUTED, s.substring(j, e), text);
+        }
         return null;
     }
 

@@ -109,6 +109,27 @@ public final class PtxCompiler {
         return nvcc.version().isPresent() ? null : nvcc.versionProblem();
     }
 
+    /**
+     * Whether nothing can define {@code macro} for nvcc's compile with {@code args}: no reserved name, the arguments
+     * neither define it ({@code -D}) nor force includes ({@code -include}, {@code --pre-include}), and no file of a
+     * scanned root may ({@link TreeMacros}). A computed {@code #include macro} then reads no file (session 46:
+     * CImg's {@code #include cimg_plugin}, under {@code #ifdef cimg_plugin}, kept every file that includes CImg.h
+     * from PTX). What a trusted system header defines is the compiler's, as for any include it makes.
+     */
+    boolean undefinable(String macro, List<String> args) {
+        if (macro.isEmpty() || macro.startsWith("_")) return false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String v = a.equals("-D") && i + 1 < args.size()
+                    ? args.get(i + 1)
+                    : a.startsWith("-D") ? a.substring(2) : null;
+            if (v != null && (v.equals(macro) || v.startsWith(macro + "=") || v.startsWith(macro + "("))) return false;
+            if (a.startsWith("-include") || a.startsWith("--pre-include") || a.startsWith("-imacros")) return false;
+        }
+        for (Path r : policy.roots()) if (TreeMacros.mayDefine(r, macro)) return false;
+        return true;
+    }
+
     /** Normalizes sm_90 / compute_90 / 90 to compute_90 (a virtual architecture for -ptx). */
     public static String virtualArch(String arch) {
         if (arch == null || arch.isBlank()) return "compute_90";
@@ -162,7 +183,7 @@ public final class PtxCompiler {
         List<Path> angle = new ArrayList<>(d.includeDirs());
         angle.addAll(d.systemIncludeDirs());
         angle.addAll(nvcc.systemIncludeDirs());
-        IncludeGraph.Result g = graph.graph(cu, d.includeDirs(), angle);
+        IncludeGraph.Result g = graph.graph(cu, d.includeDirs(), angle, macro -> undefinable(macro, d.args()));
         if (!g.ok()) {
             IncludeGraph.Problem p = g.problems().get(0);
             String where = shown(p.file(), displayName);

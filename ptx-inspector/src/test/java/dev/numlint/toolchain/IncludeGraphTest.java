@@ -275,4 +275,30 @@ class IncludeGraphTest {
         assertThat(g.problems()).isEmpty();
         assertThat(g.external()).isNotEmpty();
     }
+
+    @Test
+    void aComputedIncludeOfAMacroNothingCanDefineIsNoProblem() throws IOException {
+        Path r = root();
+        // CImg.h: #ifdef cimg_plugin / #include cimg_plugin / #endif, the plugins' use documented in their comments
+        write(r.resolve("CImg.h"), "#ifdef cimg_plugin\n#include cimg_plugin\n#endif\n");
+        write(r.resolve("plugins/doc.h"), "/*\n * #define cimg_plugin \"plugins/doc.h\"\n */\n");
+        Path cu = write(r.resolve("k.cu"), "#include \"CImg.h\"\n__global__ void k(){}\n");
+        IncludePolicy policy = IncludePolicy.of(List.of(r), List.of());
+        Path real = r.toRealPath();
+        TreeMacros.forget();
+        assertThat(new IncludeGraph(policy)
+                        .graph(cu, List.of(), List.of(), m -> !TreeMacros.mayDefine(real, m))
+                        .ok())
+                .isTrue();
+        // without the judgement, or once a file of the tree defines the macro, the include stops the compile
+        assertThat(new IncludeGraph(policy).graph(cu, List.of(), List.of()).ok())
+                .isFalse();
+        write(r.resolve("config.h"), "#define cimg_plugin \"/etc/passwd\"\n");
+        TreeMacros.forget();
+        IncludeGraph.Result defined =
+                new IncludeGraph(policy).graph(cu, List.of(), List.of(), m -> !TreeMacros.mayDefine(real, m));
+        assertThat(defined.ok()).isFalse();
+        assertThat(defined.problems().get(0).reason()).contains("computed #include");
+        TreeMacros.forget();
+    }
 }

@@ -433,4 +433,20 @@ class PtxCompilerTest {
         org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(other)))
                 .isEqualTo(PtxCompiler.INCLUDE_ADVICE);
     }
+
+    @Test
+    void aMacroTheCommandOrTheTreeMayDefineIsNotUndefinable() throws IOException {
+        Path root = root();
+        Files.writeString(root.resolve("conf.h"), "#  define TREE_PLUGIN \"x.h\"\n// #define DOC_PLUGIN \"y.h\"\n");
+        TreeMacros.forget();
+        PtxCompiler c = compiler(RecordingNvcc.create(tmp.resolve("fake")), root);
+        assertThat(c.undefinable("DOC_PLUGIN", List.of("-O3"))).isTrue();
+        assertThat(c.undefinable("TREE_PLUGIN", List.of())).isFalse();
+        assertThat(c.undefinable("DOC_PLUGIN", List.of("-DDOC_PLUGIN=\"/etc/passwd\"")))
+                .isFalse();
+        assertThat(c.undefinable("DOC_PLUGIN", List.of("-D", "DOC_PLUGIN"))).isFalse();
+        assertThat(c.undefinable("DOC_PLUGIN", List.of("-include", "pre.h"))).isFalse();
+        assertThat(c.undefinable("__FILE__", List.of())).isFalse();
+        TreeMacros.forget();
+    }
 }

@@ -2,6 +2,7 @@ package dev.numlint.cuda.clang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.toolchain.TreeMacros;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.numlint.cuda.clang;
 
+import dev.numlint.toolchain.TreeMacros;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

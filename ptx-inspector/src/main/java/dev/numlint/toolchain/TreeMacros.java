@@ -1,4 +1,4 @@
-package dev.numlint.cuda.clang;
+package dev.numlint.toolchain;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,13 +20,13 @@ import java.util.regex.Pattern;
  * string after a {@code #}: an over-approximation) in any regular file of the tree,
  * read after joining backslash-continued lines (also {@code ??/} ones) and skipping block comments between the word and
  * the name. A computed {@code #include NAME} whose NAME no file of the tree defines and the compile command does not
- * define ({@link ClangIncludeClosure}) cannot be given a file name by the tree: it is in a branch the build never
+ * define (the Clang front end's include closure; {@link IncludeGraph} for nvcc) cannot be given a file name by the tree: it is in a branch the build never
  * enables ({@code #ifdef MFEM_CONFIG_FILE}), or it is an error; Clang is then allowed to parse the unit (issue 26: MFEM's
  * {@code config/config.hpp} made Clang refuse all 211 files of its integrators). Where the tree is larger than the
  * bounds below, every name counts as defined (the include is refused, as before); a file too large to hold (a pack of
  * {@code .git}, a data set) is read as a stream and counts as defining every name only if the word appears in it.
  */
-final class TreeMacros {
+public final class TreeMacros {
     private TreeMacros() {}
 
     /** Most files and bytes read per tree. */
@@ -45,14 +45,14 @@ final class TreeMacros {
     private record Names(Set<String> names) {}
 
     /** Whether some file of the tree at {@code root} may define {@code name} (true when that is not known). */
-    static boolean mayDefine(Path root, String name) {
+    public static boolean mayDefine(Path root, String name) {
         if (root == null || name == null) return true;
         Names n = BY_ROOT.computeIfAbsent(root, TreeMacros::read);
         return n.names() == null || n.names().contains(name);
     }
 
     /** Forgets the trees read (a test that changes its tree). */
-    static void forget() {
+    public static void forget() {
         BY_ROOT.clear();
     }
 
@@ -105,7 +105,7 @@ final class TreeMacros {
      * Whether the word {@code define} appears in {@code in} once continued lines are joined (a backslash or {@code ??/}
      * before a line end, however many in a row): read as a stream, for files too large to hold.
      */
-    static boolean mentionsDefine(java.io.InputStream in) throws IOException {
+    public static boolean mentionsDefine(java.io.InputStream in) throws IOException {
         byte[] word = "define".getBytes(StandardCharsets.ISO_8859_1);
         java.io.InputStream b = new java.io.BufferedInputStream(in, 1 << 16);
         byte[] pending = new byte[5]; // a prefix of a continuation: \, \\r, ?, ??, ??/, ??/\r
@@ -143,7 +143,7 @@ final class TreeMacros {
     }
 
     /** Adds the names written after {@code define} in {@code text} (continued lines joined first). */
-    static void names(byte[] text, Set<String> out) {
+    public static void names(byte[] text, Set<String> out) {
         String s = new String(text, StandardCharsets.ISO_8859_1);
         // phase 2 first: a definition can be spelled across continued lines ("#def\<newline>ine")
         s = s.replace("??/\r\n", "").replace("??/\n", "").replace("\\\r\n", "").replace("\\\n", "");
@@ -162,7 +162,7 @@ final class TreeMacros {
      * {@code CImg.h} count as definable, and Clang refused every unit that includes it). Bytes that are not printable
      * ASCII count as whitespace (Clang reads some Unicode spaces as such).
      */
-    static boolean mayBeDirective(String s, int at) {
+    public static boolean mayBeDirective(String s, int at) {
         int start = Math.max(s.lastIndexOf('\n', at - 1), s.lastIndexOf('\r', at - 1)) + 1;
         String prefix = s.substring(start, at);
         if (prefix.contains("/*") || prefix.contains("*/")) return true;
