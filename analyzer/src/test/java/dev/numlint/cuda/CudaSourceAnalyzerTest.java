@@ -802,4 +802,14 @@ class CudaSourceAnalyzerTest {
                 .anyMatch(n -> n.file().equals("deep.cu") && n.message().contains("nested deeper"));
         assertThat(ctx.findings()).isEmpty();
     }
+
+    @Test
+    void theFunctionBudgetGrowsWithTheFileUpToSixteenBudgets() {
+        long one = CudaSourceAnalyzer.fileBudgetNanos(0);
+        assertThat(one).isEqualTo(5_000_000_000L);
+        assertThat(CudaSourceAnalyzer.fileBudgetNanos(200_000)).isEqualTo(one);
+        // CImg.h, 3,093,888 bytes: 13 budgets
+        assertThat(CudaSourceAnalyzer.fileBudgetNanos(3_093_888)).isEqualTo(13 * one);
+        assertThat(CudaSourceAnalyzer.fileBudgetNanos(1L << 40)).isEqualTo(16 * one);
+    }
 }

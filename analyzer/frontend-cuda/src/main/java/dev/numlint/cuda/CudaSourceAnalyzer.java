@@ -59,13 +59,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
     static final int MAX_TOKENS = 8_000_000;
 
     /**
-     * CPU time per file for the function bodies ({@code -Dnumlint.cuda.fileBudgetMs}): 5 s, so that a file of the tree
-     * made to take minutes (a 100,000-line kernel) costs seconds; the largest real files measured take well under it.
+     * CPU time per file for the function bodies ({@code -Dnumlint.cuda.fileBudgetMs}): 5 s, once more per 256 KB of the
+     * file up to 16 (CImg.h's 3 MB, session 46), so that a file made to take minutes costs seconds per its size.
      */
     static final long FILE_BUDGET_MS = 5_000;
 
-    static long fileBudgetNanos() {
-        return Math.max(1, Long.getLong("numlint.cuda.fileBudgetMs", FILE_BUDGET_MS)) * 1_000_000L;
+    static long fileBudgetNanos(long bytes) {
+        long budgets = Math.min(16, 1 + Math.max(0, bytes) / 256_000);
+        return Math.max(1, Long.getLong("numlint.cuda.fileBudgetMs", FILE_BUDGET_MS)) * budgets * 1_000_000L;
     }
     /**
      * Tokens of one function body the front end parses ({@code -Dnumlint.cuda.maxFunctionTokens}). The parse tree and
@@ -602,7 +603,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it
-            dev.numlint.model.WorkBudget.start(fileBudgetNanos());
+            dev.numlint.model.WorkBudget.start(fileBudgetNanos(bytes.length));
             try {
                 // a file compiled on its own: callers of its static and inline functions are all in it
                 java.util.function.BooleanSupplier alone =
@@ -647,8 +648,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                             : "")
                                     + (rest > 0 ? rest + " function" + (rest == 1 ? "" : "s") + " not analyzed" : "")
                                     + ": the file took longer than the CUDA front end's per-file budget of "
-                                    + fileBudgetNanos() / 1_000_000L + " ms of CPU time (set -Dnumlint.cuda"
-                                    + ".fileBudgetMs to raise it); the scan goes on"));
+                                    + fileBudgetNanos(bytes.length) / 1_000_000L + " ms of CPU time for its size (set"
+                                    + " -Dnumlint.cuda.fileBudgetMs to raise it); the scan goes on"));
                     break;
                 }
             } finally {
