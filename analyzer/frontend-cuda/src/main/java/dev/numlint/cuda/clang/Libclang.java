@@ -153,6 +153,9 @@ public final class Libclang {
             }
             write(dir.resolve(SURFACES), CudaSurfaces.HEADER, true);
             write(dir.resolve(NVCC_MACROS), NVCC_MACROS_TEXT, true);
+            Path omp = gccHeader(Path.of("/usr/lib/gcc"), "omp.h");
+            if (omp != null) write(dir.resolve("omp.h"), forwarding(omp), true);
+            else Files.deleteIfExists(dir.resolve("omp.h"));
             try {
                 LibraryStubs.extract(dir);
             } catch (IOException | RuntimeException e) {
@@ -162,6 +165,59 @@ public final class Libclang {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The host compiler's own header {@code name} in GCC's internal include directory under {@code gccRoot}
+     * ({@code /usr/lib/gcc/x86_64-linux-gnu/13/include/omp.h}, the newest version's), or null. GCC reads {@code omp.h}
+     * from there, with or without {@code -fopenmp}; Clang's resource directory has none without libomp, so Clang
+     * stopped at {@code #include <omp.h>} where nvcc's g++ did not (session 46: a signal-processing code's two host
+     * files). The stub directory forwards to it ({@code -idirafter}: a real {@code omp.h} anywhere else wins).
+     */
+    static Path gccHeader(Path gccRoot, String name) {
+        Path best = null;
+        int[] bestVersion = null;
+        try (java.util.stream.Stream<Path> targets = Files.list(gccRoot)) {
+            for (Path t : (Iterable<Path>) targets::iterator) {
+                try (java.util.stream.Stream<Path> versions = Files.list(t)) {
+                    for (Path v : (Iterable<Path>) versions::iterator) {
+                        Path h = v.resolve("include").resolve(name);
+                        int[] ver = version(v.getFileName().toString());
+                        if (ver == null || !Files.isRegularFile(h)) continue;
+                        if (bestVersion == null || java.util.Arrays.compare(ver, bestVersion) > 0) {
+                            best = h;
+                            bestVersion = ver;
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // not a target directory
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return best;
+    }
+
+    private static int[] version(String s) {
+        if (!s.matches("\\d{1,4}(\\.\\d{1,4}){0,3}")) return null;
+        return java.util.Arrays.stream(s.split("\\."))
+                .mapToInt(Integer::parseInt)
+                .toArray();
+    }
+
+    /**
+     * A stub header that includes {@code target} (an absolute path of a system header). GCC 11's {@code omp.h} writes
+     * {@code __attribute__((__malloc__, __malloc__ (omp_free)))}, which Clang 20 rejects ("'malloc' attribute takes
+     * no arguments", five errors in every file that includes it): while the header is read, the form with an argument
+     * is the form without one.
+     */
+    static String forwarding(Path target) {
+        return "/* numlint: the host compiler's own header, which GCC finds in its internal include directory */\n"
+                + "#pragma push_macro(\"__malloc__\")\n"
+                + "#define __malloc__(...) __malloc__\n"
+                + "#include \"" + target + "\"\n"
+                + "#pragma pop_macro(\"__malloc__\")\n";
     }
 
     /** The file name of numlint's declarations of CUDA's surface functions in the stub directory. */
