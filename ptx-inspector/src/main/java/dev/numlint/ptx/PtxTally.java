@@ -40,6 +40,10 @@ final class PtxTally {
         REFUSED(
                 "an include outside the scanned tree was refused",
                 "scan the directory that holds the included files too"),
+        /** A computed {@code #include MACRO} whose macro the tree or the command may define: not checkable before. */
+        COMPUTED(
+                "a computed #include whose macro the tree or the compile command may define",
+                "see the include-blocked notices"),
         COMPILE_ERROR("compile error", "see the nvcc-failed notices (--format json lists them)"),
         OTHER("other (timeout, unreadable file, nvcc could not run)", "see the nvcc-failed notices");
 
@@ -154,7 +158,8 @@ final class PtxTally {
 
     static Reason classify(List<Notification> notes, Set<String> treeNames) {
         for (Notification n : notes) {
-            if (n.id().equals("include-blocked")) return Reason.REFUSED;
+            if (n.id().equals("include-blocked"))
+                return n.message().contains("computed #include") ? Reason.COMPUTED : Reason.REFUSED;
         }
         String header = missingHeader(notes);
         if (header != null && droppedIncludeDir(notes)) return Reason.INCLUDE_DIR_OUTSIDE;

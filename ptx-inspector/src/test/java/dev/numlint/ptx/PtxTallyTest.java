@@ -99,4 +99,32 @@ class PtxTallyTest {
                 .contains("add the directories that hold them to the scanned paths")
                 .doesNotContain("pass -p build");
     }
+
+    @Test
+    void aComputedIncludeIsNotCalledAnIncludeOutsideTheTree() {
+        PtxTally t = new PtxTally();
+        t.failed(
+                Path.of("main.cu"),
+                List.of(new Notification(
+                        "main.cu",
+                        0,
+                        Level.WARNING,
+                        "include-blocked",
+                        "not compiled to PTX: CImg.h:7804: #include cimgdisplay_plugin: computed #include (a macro)"
+                                + " cannot be checked before compiling")),
+                Set.of());
+        t.failed(
+                Path.of("k.cu"),
+                List.of(new Notification(
+                        "k.cu",
+                        0,
+                        Level.WARNING,
+                        "include-blocked",
+                        "not compiled to PTX: k.cu:2: #include \"/etc/passwd\": absolute path outside the roots")),
+                Set.of());
+        String m = t.summary().message();
+        assertThat(m)
+                .contains("a computed #include whose macro the tree or the compile command may define (1)")
+                .contains("an include outside the scanned tree was refused (1)");
+    }
 }
