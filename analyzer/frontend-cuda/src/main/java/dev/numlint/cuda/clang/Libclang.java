@@ -267,6 +267,21 @@ public final class Libclang {
             NUMLINT_HOST_MINMAX(double, float, double)
             #undef NUMLINT_HOST_MINMAX
             #endif
+            /* numlint: nvcc's built-in traits of extended lambdas, which CCCL (cuda/std/__functional/invoke.h) tests
+               in host code once __NVCC__ and __CUDACC_EXTENDED_LAMBDA__ are defined; Clang has none, and every unit
+               that includes Thrust, CUB or libcu++ with --extended-lambda stopped at "'_Fp' does not refer to a
+               value". Clang reads no lambda as nvcc's extended device lambda (numlint's own text). */
+            #if defined(__CUDACC_EXTENDED_LAMBDA__) && !defined(__CUDA_ARCH__)
+            #ifndef __nv_is_extended_device_lambda_closure_type
+            #define __nv_is_extended_device_lambda_closure_type(X) false
+            #endif
+            #ifndef __nv_is_extended_host_device_lambda_closure_type
+            #define __nv_is_extended_host_device_lambda_closure_type(X) false
+            #endif
+            #ifndef __nv_is_extended_device_lambda_with_preserved_return_type
+            #define __nv_is_extended_device_lambda_with_preserved_return_type(X) false
+            #endif
+            #endif
             """;
 
     /**

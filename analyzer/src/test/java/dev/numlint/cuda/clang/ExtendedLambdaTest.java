@@ -1,0 +1,38 @@
+package dev.numlint.cuda.clang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.numlint.model.BuildContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A unit built with {@code --extended-lambda} that includes Thrust: CCCL tests nvcc's built-in traits of extended
+ * lambdas in host code, which Clang lacks; numlint's stub declares them false (session 46: every CUDA unit of a
+ * templated lattice Boltzmann code had Clang errors in {@code cuda/std/__functional/invoke.h}).
+ */
+class ExtendedLambdaTest {
+    @Test
+    void thrustWithExtendedLambdasParsesWithoutErrors(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
+        assumeTrue(Files.isDirectory(Path.of("/usr/local/cuda/include/cccl/thrust")), "CCCL's Thrust");
+        assertThat(Libclang.get()).isNotNull();
+        Path f = dir.resolve("sum.cu");
+        byte[] text = ("#include <thrust/device_vector.h>\n#include <thrust/transform_reduce.h>\n"
+                        + "float norm2(const thrust::device_vector<float> &v) {\n"
+                        + "  return thrust::transform_reduce(v.begin(), v.end(), [] __device__ (float x) { return x * x; },"
+                        + " 0.0f, thrust::plus<float>());\n}\n")
+                .getBytes(StandardCharsets.UTF_8);
+        Files.write(f, text);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        BuildContext bc =
+                BuildContext.defaults().addNvccFlag("--extended-lambda").addNvccFlag("-std=c++17");
+        ClangUnit u = ClangParser.parse(f, fe.arguments(f, ClangFrontEnd.Language.CUDA, bc), text);
+        assertThat(u.failure()).isNull();
+        assertThat(u.errors()).as(String.valueOf(u.firstError())).isZero();
+    }
+}
