@@ -215,7 +215,8 @@ public final class IncludeGraph {
         /** Checks one directive of {@code from}; returns the node to follow, if any. */
         private Node visit(Node from, Directive d) {
             if (d.kind() == Kind.COMPUTED) {
-                if (!from.system() && !(!d.target().isEmpty() && harmless.test(d.target()))) {
+                boolean undefinable = !d.target().isEmpty() && harmless.test(d.target());
+                if (!from.system() && !undefinable) {
                     problems.add(new Problem(
                             from.real(),
                             d.line(),

@@ -117,15 +117,7 @@ public final class PtxCompiler {
      * from PTX). What a trusted system header defines is the compiler's, as for any include it makes.
      */
     boolean undefinable(String macro, List<String> args) {
-        if (macro.isEmpty() || macro.startsWith("_")) return false;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String v = a.equals("-D") && i + 1 < args.size()
-                    ? args.get(i + 1)
-                    : a.startsWith("-D") ? a.substring(2) : null;
-            if (v != null && (v.equals(macro) || v.startsWith(macro + "=") || v.startsWith(macro + "("))) return false;
-            if (a.startsWith("-include") || a.startsWith("--pre-include") || a.startsWith("-imacros")) return false;
-        }
+        if (macro.isEmpty() || macro.startsWith("_") || TreeMacros.byCommand(macro, args) != null) return false;
         for (Path r : policy.roots()) if (TreeMacros.mayDefine(r, macro)) return false;
         return true;
     }

@@ -16,15 +16,16 @@ import java.util.regex.Pattern;
 
 /**
  * The macro names that some file of the scanned tree may define: every identifier written after the word
- * {@code define} where it may name a directive ({@link #mayBeDirective}: also in a block comment's first line or a
- * string after a {@code #}: an over-approximation) in any regular file of the tree,
- * read after joining backslash-continued lines (also {@code ??/} ones) and skipping block comments between the word and
- * the name. A computed {@code #include NAME} whose NAME no file of the tree defines and the compile command does not
- * define (the Clang front end's include closure; {@link IncludeGraph} for nvcc) cannot be given a file name by the tree: it is in a branch the build never
- * enables ({@code #ifdef MFEM_CONFIG_FILE}), or it is an error; Clang is then allowed to parse the unit (issue 26: MFEM's
- * {@code config/config.hpp} made Clang refuse all 211 files of its integrators). Where the tree is larger than the
- * bounds below, every name counts as defined (the include is refused, as before); a file too large to hold (a pack of
- * {@code .git}, a data set) is read as a stream and counts as defining every name only if the word appears in it.
+ * {@code define} where it may name a directive ({@link #mayBeDirective}; also in a block comment's first line or in a
+ * string after a {@code #}: an over-approximation) in any regular file of the tree, read after joining
+ * backslash-continued lines (also {@code ??/} ones) and skipping block comments between the word and the name. A
+ * computed {@code #include NAME} whose NAME no file of the tree defines and the compile command does not define
+ * ({@link #byCommand}; the Clang front end's include closure, {@link IncludeGraph} for nvcc) cannot be given a file
+ * name by the tree: it is in a branch the build never enables ({@code #ifdef MFEM_CONFIG_FILE}), or it is an error;
+ * the compiler is then allowed to read the unit (issue 26: MFEM's {@code config/config.hpp} made Clang refuse all 211
+ * files of its integrators). Where the tree is larger than the bounds below, every name counts as defined (the
+ * include is refused, as before); a file too large to hold (a pack of {@code .git}, a data set) is read as a stream
+ * and counts as defining every name only if the word appears in it.
  */
 public final class TreeMacros {
     private TreeMacros() {}
@@ -49,6 +50,31 @@ public final class TreeMacros {
         if (root == null || name == null) return true;
         Names n = BY_ROOT.computeIfAbsent(root, TreeMacros::read);
         return n.names() == null || n.names().contains(name);
+    }
+
+    /** What the compile command does that may define a macro: {@link #byCommand}. */
+    public enum ByCommand {
+        /** {@code -D NAME}, {@code -DNAME=...}, {@code -DNAME(...)}. */
+        DEFINES,
+        /** Forced includes, macros files or modules ({@code -include}, {@code --pre-include}, {@code -imacros}). */
+        FORCES
+    }
+
+    /** Whether the compile command's {@code args} define {@code macro} or may (forced files), or null for neither. */
+    public static ByCommand byCommand(String macro, java.util.List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String v = a.equals("-D") && i + 1 < args.size()
+                    ? args.get(i + 1)
+                    : a.startsWith("-D") ? a.substring(2) : null;
+            if (v != null && (v.equals(macro) || v.startsWith(macro + "=") || v.startsWith(macro + "(")))
+                return ByCommand.DEFINES;
+            if (a.startsWith("-include")
+                    || a.startsWith("--pre-include")
+                    || a.startsWith("-imacros")
+                    || a.startsWith("-fmodules")) return ByCommand.FORCES;
+        }
+        return null;
     }
 
     /** Forgets the trees read (a test that changes its tree). */

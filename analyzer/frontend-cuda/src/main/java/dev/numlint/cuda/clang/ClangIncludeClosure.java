@@ -110,21 +110,13 @@ final class ClangIncludeClosure {
 
     /** Why the compile command may give a computed include of {@code macro} its file name, or null. */
     private static String computedByCommand(String macro, List<String> args) {
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String v = a.equals("-D") && i + 1 < args.size()
-                    ? args.get(i + 1)
-                    : a.startsWith("-D") ? a.substring(2) : null;
-            if (v != null && (v.equals(macro) || v.startsWith(macro + "=") || v.startsWith(macro + "("))) {
-                return "a computed #include (its file name comes from the macro " + macro
-                        + ", which the compile command defines)";
-            }
-            if (a.startsWith("-include") || a.startsWith("-imacros") || a.startsWith("-fmodules")) {
-                return "a computed #include (its file name comes from a macro, and the compile command forces "
+        TreeMacros.ByCommand by = TreeMacros.byCommand(macro, args);
+        if (by == null) return null;
+        return by == TreeMacros.ByCommand.DEFINES
+                ? "a computed #include (its file name comes from the macro " + macro
+                        + ", which the compile command defines)"
+                : "a computed #include (its file name comes from a macro, and the compile command forces "
                         + "includes or modules)";
-            }
-        }
-        return null;
     }
 
     /** Queues the project headers {@code from}'s includes reach; why one must not be read, or null. */

@@ -10,9 +10,9 @@ import java.util.List;
  * The sign a test that dominates an expression proves for it: {@code if (f0*f2 < 0) { W = f1*f1 - f0*f2; }} (the
  * branch the test selects), or an earlier statement of an enclosing block that leaves when the test fails
  * ({@code if (f0*f2 >= 0) break; W = f1*f1 - f0*f2;}). Only the simple and certain case: the test is one comparison of
- * the same expression (as written, no call in it but an element's accessor, {@code m(j, i)}) with 0, and nothing between the test and the use writes a variable,
- * member or element the expression reads (no write in a loop that lies between them either, whose back edge would
- * reach the use unchecked). Ridders' root finder keeps {@code f0*f2 < 0} as its invariant; where the code does not test
+ * the same expression (as written, no call in it but an element's accessor, {@code m(j, i)}) with 0, and nothing
+ * between the test and the use writes a variable, member or element the expression reads (no write in a loop that
+ * lies between them either, whose back edge would reach the use unchecked). Ridders' root finder keeps {@code f0*f2 < 0} as its invariant; where the code does not test
  * it, nothing is proven.
  */
 final class ClangSignGuards {
