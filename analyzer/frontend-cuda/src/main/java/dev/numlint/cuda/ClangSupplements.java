@@ -59,9 +59,9 @@ final class ClangSupplements {
             CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect, Unit unit) {
         ClangFrontEnd fe = run.clang;
         if (!fe.active()) return "off " + fe.fallback();
-        if (fe.refusal(file, bytes) != null) return "refused";
+        if (fe.refusalBeforeCommand(file, bytes) != null) return "refused";
         if (unit != null) {
-            if (fe.refusal(unit.file(), unit.bytes()) != null) {
+            if (fe.refusalBeforeCommand(unit.file(), unit.bytes()) != null) {
                 return unit.header()
                         ? "includer refused, alone " + fe.toolkit() + " "
                                 + aloneArguments(run, file, bytes, bc, dialect)
@@ -97,7 +97,7 @@ final class ClangSupplements {
     /** Clang's arguments for {@code file} parsed on its own (not through a unit that includes it). */
     private static List<String> aloneArguments(
             CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {
-        List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
+        List<Path> byName = dev.numlint.cuda.clang.ClangIncludesByName.includeDirsByName(file, bytes, bc, run::inTree);
         HeaderDialect hd = borrowed(run, file, bc);
         if (hd == null) return run.clang.arguments(file, language(dialect), bc, byName);
         return hd.apply(file, run.clang.arguments(file, hd.languageOf(file), bc, byName));
@@ -129,10 +129,10 @@ final class ClangSupplements {
         if (!fe.active()) return null;
         // an include Clang must not follow: the file stays with the hand-written front end, whose include-not-read
         // notices name those includes
-        if (fe.refusal(file, bytes) != null) return null;
+        if (fe.refusalBeforeCommand(file, bytes) != null) return null;
         // a listed header whose compiled unit Clang refuses: read alone, with that includer's flags, and said so
         Unit refusedIncluder = null;
-        String refusedWhy = through == null ? null : fe.refusal(through.file(), through.bytes());
+        String refusedWhy = through == null ? null : fe.refusalBeforeCommand(through.file(), through.bytes());
         if (refusedWhy != null) {
             if (!through.header()) return null;
             refusedIncluder = through;

@@ -251,11 +251,12 @@ public final class ClangFrontEnd {
             targetText = LaunchSpacing.join(targetText);
             headers = LaunchSpacing.join(headers);
         }
-        if (roots.size() > 1) {
+        if (roots.size() > 1 || inProcess && tree != null) {
             // the roots themselves, not the directory that holds them: checked here for an in-process parse and
             // before a worker is asked; the worker checks the same roots again (ClangWire.Request#roots)
-            String refused = ClangIncludeClosure.refusal(roots, file, text, args);
-            if (refused == null && target != null) refused = refusal(roots, target, targetText, m -> false);
+            List<Path> boundary = roots.size() > 1 ? roots : List.of(tree);
+            String refused = ClangIncludeClosure.refusal(boundary, file, text, args);
+            if (refused == null && target != null) refused = refusal(boundary, target, targetText, m -> false);
             if (refused != null) return ClangUnit.failed(target == null ? file : target, "refused: " + refused);
         }
         if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers, tree);
@@ -364,7 +365,7 @@ public final class ClangFrontEnd {
 
     /**
      * As {@link #arguments(Path, Language, BuildContext)}, with include directories of the tree found for this file
-     * ({@link #includeDirsByName}) after the build's.
+     * ({@link ClangIncludesByName#includeDirsByName}) after the build's.
      */
     public List<String> arguments(Path file, Language lang, BuildContext bc, List<Path> extraIncludeDirs) {
         List<String> a = new ArrayList<>();
@@ -618,6 +619,17 @@ public final class ClangFrontEnd {
         return tree == null ? null : refusal(tree, file, text);
     }
 
+    /**
+     * As {@link #refusal(Path, byte[])}, but a computed include is left to the check that runs with the compile
+     * command before every parse ({@link ClangIncludeClosure}, in the worker and here): a unit that writes
+     * {@code #ifdef OPT_HEADER / #include OPT_HEADER} itself reaches Clang when nothing can define the macro, and a
+     * refusal there is a failed unit that the scan names (session 46: such units were kept from Clang without a word).
+     */
+    public String refusalBeforeCommand(Path file, byte[] text) {
+        if (roots.size() > 1) return refusal(roots, file, text, m -> true);
+        return tree == null ? null : refusal(tree, file, text, m -> true);
+    }
+
     /** {@link #refusal(Path, byte[])} for the tree at {@code root} (also checked by the Clang worker). */
     static String refusal(Path root, Path file, byte[] text) {
         return refusal(root, file, text, m -> false);
@@ -692,61 +704,6 @@ public final class ClangFrontEnd {
     static boolean under(Path p, List<Path> roots) {
         for (Path r : roots) if (p.startsWith(r)) return true;
         return false;
-    }
-
-    /**
-     * Directories of the scanned tree to search for the file's quoted includes that neither its directory nor the
-     * build's include directories hold: for each, the directory under which {@code byName} (the one file of the tree
-     * whose path ends with the include's name, as the hand-written front end resolves it) lies. The build's include path
-     * is unknown there (no build file gave one); the hand-written front end says so in an include-by-name note.
-     */
-    public static List<Path> includeDirsByName(
-            Path file, byte[] text, BuildContext bc, java.util.function.Function<String, Path> byName) {
-        List<Path> dirs = new ArrayList<>();
-        java.util.ArrayDeque<Path> todo = new java.util.ArrayDeque<>();
-        java.util.Set<Path> seen = new java.util.HashSet<>();
-        byNameOf(file, text, bc, byName, dirs, todo);
-        // the headers found this way include others the same way (at most 200 headers, 1 MB each)
-        while (!todo.isEmpty() && seen.size() < 200) {
-            Path h = todo.poll();
-            if (!seen.add(h)) continue;
-            try {
-                if (Files.size(h) > (1 << 20)) continue;
-                byNameOf(h, Files.readAllBytes(h), bc, byName, dirs, todo);
-            } catch (java.io.IOException | RuntimeException e) {
-                // unreadable: Clang reports the include
-            }
-        }
-        return dirs;
-    }
-
-    private static void byNameOf(
-            Path file,
-            byte[] text,
-            BuildContext bc,
-            java.util.function.Function<String, Path> byName,
-            List<Path> dirs,
-            java.util.ArrayDeque<Path> todo) {
-        java.util.Set<String> names = new java.util.LinkedHashSet<>();
-        includeNames(text, names);
-        Path dir = file.toAbsolutePath().normalize().getParent();
-        outer:
-        for (String n : names) {
-            if (n.startsWith(COMPUTED) || n.startsWith("/")) continue;
-            try {
-                if (dir != null && Files.exists(dir.resolve(n))) continue;
-                for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
-                for (Path d : dirs) if (Files.exists(d.resolve(n))) continue outer;
-                Path hit = byName.apply(n);
-                if (hit == null) continue;
-                todo.add(hit);
-                Path base = hit;
-                for (int i = 0; i < Path.of(n).normalize().getNameCount() && base != null; i++) base = base.getParent();
-                if (base != null && !dirs.contains(base)) dirs.add(base);
-            } catch (RuntimeException bad) {
-                // not a path: Clang reports the include
-            }
-        }
     }
 
     /** How {@link #includeNames} marks a computed include: {@code <computed>}, or {@code <computed:MACRO>}. */

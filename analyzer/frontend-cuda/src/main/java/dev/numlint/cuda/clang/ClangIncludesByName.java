@@ -1,0 +1,71 @@
+package dev.numlint.cuda.clang;
+
+import dev.numlint.model.BuildContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The tree's directories Clang searches for quoted includes that no include directory of the build holds, found by
+ * the included file's name as the hand-written front end finds it (a tree with no build file to give its include
+ * path).
+ */
+public final class ClangIncludesByName {
+    private ClangIncludesByName() {}
+
+    /**
+     * Directories of the scanned tree to search for the file's quoted includes that neither its directory nor the
+     * build's include directories hold: for each, the directory under which {@code byName} (the one file of the tree
+     * whose path ends with the include's name, as the hand-written front end resolves it) lies. The build's include path
+     * is unknown there (no build file gave one); the hand-written front end says so in an include-by-name note.
+     */
+    public static List<Path> includeDirsByName(
+            Path file, byte[] text, BuildContext bc, java.util.function.Function<String, Path> byName) {
+        List<Path> dirs = new ArrayList<>();
+        java.util.ArrayDeque<Path> todo = new java.util.ArrayDeque<>();
+        java.util.Set<Path> seen = new java.util.HashSet<>();
+        byNameOf(file, text, bc, byName, dirs, todo);
+        // the headers found this way include others the same way (at most 200 headers, 1 MB each)
+        while (!todo.isEmpty() && seen.size() < 200) {
+            Path h = todo.poll();
+            if (!seen.add(h)) continue;
+            try {
+                if (Files.size(h) > (1 << 20)) continue;
+                byNameOf(h, Files.readAllBytes(h), bc, byName, dirs, todo);
+            } catch (java.io.IOException | RuntimeException e) {
+                // unreadable: Clang reports the include
+            }
+        }
+        return dirs;
+    }
+
+    private static void byNameOf(
+            Path file,
+            byte[] text,
+            BuildContext bc,
+            java.util.function.Function<String, Path> byName,
+            List<Path> dirs,
+            java.util.ArrayDeque<Path> todo) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        ClangFrontEnd.includeNames(text, names);
+        Path dir = file.toAbsolutePath().normalize().getParent();
+        outer:
+        for (String n : names) {
+            if (n.startsWith(ClangFrontEnd.COMPUTED) || n.startsWith("/")) continue;
+            try {
+                if (dir != null && Files.exists(dir.resolve(n))) continue;
+                for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
+                for (Path d : dirs) if (Files.exists(d.resolve(n))) continue outer;
+                Path hit = byName.apply(n);
+                if (hit == null) continue;
+                todo.add(hit);
+                Path base = hit;
+                for (int i = 0; i < Path.of(n).normalize().getNameCount() && base != null; i++) base = base.getParent();
+                if (base != null && !dirs.contains(base)) dirs.add(base);
+            } catch (RuntimeException bad) {
+                // not a path: Clang reports the include
+            }
+        }
+    }
+}
