@@ -45,6 +45,13 @@ final class ClangIncludeClosure {
         }
         java.util.function.Predicate<String> harmless = harmless(realRoots, args);
         String direct = ClangFrontEnd.refusal(roots, file, text, harmless);
+        if (direct != null && direct.startsWith("a computed #include")) {
+            // the unit's own computed include: which macro, and who may define it
+            Set<String> names = new LinkedHashSet<>();
+            ClangFrontEnd.includeNames(text, names);
+            String why = computed(names, realRoots, args);
+            if (why != null) return why;
+        }
         if (direct != null) return direct;
         if (realRoots.isEmpty()) return null;
         List<Path> dirs = includeDirs(args, file);
