@@ -171,7 +171,7 @@ final class ClangElementBases {
      * The array, pointer or object whose element {@code lhs} is, with the subscripts that select the element added to
      * {@code subscripts} (last first): {@code a[j][i]}; a member of an element, {@code a[i].x} (a struct value: the
      * element's address decides); an accessor's call ({@code v[i]}, {@code g.at(j, i)}, {@code g(j, i)}:
-     * {@link #accessed}); an element of the buffer a getter of an object returns, {@code images[img]->host()[i]} (each
+     * {@link #accessed}), also of an element ({@code w.e[i][j]} of a {@code std::array} of them, {@code v[i][j]}); an element of the buffer a getter of an object returns, {@code images[img]->host()[i]} (each
      * object's buffer its own, as each row of {@code a[img][i]} is its own: {@link #getterObject}). {@code lhs} itself
      * when nothing selects an element.
      */
@@ -183,16 +183,17 @@ final class ClangElementBases {
                 && strip(x.children.get(0)) != null
                 && strip(x.children.get(0)).kind == CXCursor_ArraySubscriptExpr
                 && strip(x.children.get(0)).canonKind == CXType_Record) x = strip(x.children.get(0));
-        for (int depth = 0; depth < 8 && x != null; depth++) {
-            int before = subscripts.size();
+        for (int depth = 0; depth < 16 && x != null; depth++) {
             while (x != null && x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
                 subscripts.add(x.children.get(1));
                 x = strip(x.children.get(0));
             }
-            if (x != null && (subscripts.isEmpty() || depth > 0 && subscripts.size() == before))
-                x = accessed(x, subscripts);
-            ClangNode object = subscripts.size() > before ? getterObject(x) : null;
-            if (object == null) break;
+            if (x == null) break;
+            // an accessor's element, also of an element (w.e[i][j] of nested std::arrays, m[i][j] of vectors)
+            ClangNode object = accessed(x, subscripts);
+            // the buffer a getter of an object returns, once an element of it is selected
+            if (object == x && !subscripts.isEmpty()) object = getterObject(x);
+            if (object == null || object == x) break;
             x = object;
         }
         return x;
