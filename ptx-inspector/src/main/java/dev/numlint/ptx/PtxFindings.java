@@ -515,9 +515,9 @@ final class PtxFindings {
         Instruction in = h.at();
         DebugLoc loc = atUse(h, locatedLoc(h));
         SourcePos written = writtenPos(loc, files);
-        if (loc != null && written == null) {
-            return; // toolkit/system header code (math library, CUB, Thrust)
-        }
+        // toolkit/system header code (math library, CUB, Thrust), or a routine of it a -G build emits on its own
+        if (loc != null && written == null
+                || loc == null && ToolkitRoutines.is(h.function().name())) return;
         boolean libraryCode = loc != null && isSystemPath(files.get(loc.pos().fileIndex()));
         if (libraryCode && !policy(h.ruleId()).ptxCallIsHazard()) {
             return; // an operation inside a header routine: the library's, not the programmer's expression
