@@ -1,5 +1,6 @@
 package dev.numlint.scan;
 
+import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
@@ -28,8 +29,9 @@ import java.util.stream.Stream;
  * <p>A directory strictly inside a scanned root is bundled when its name is one the convention reserves for others'
  * code (GitHub Linguist's vendored paths: {@code third_party}, {@code 3rdparty}, {@code vendor}, {@code external},
  * {@code extern} and their spellings) or when it holds its own licence ({@code LICENSE*}, {@code LICENCE*}, {@code
- * COPYING*}, {@code COPYRIGHT*}): a project states its own licence once, at its root. The outermost such directory
- * names the library. Only directories inside the scan's trust boundary are listed, without following links.
+ * COPYING*}, {@code COPYRIGHT*}): a project states its own licence once, at its root; a folder that holds every unit
+ * the build compiles with a command of its own is that root (the project scanned from the folder above it). The
+ * outermost such directory names the library. Only directories inside the scan's trust boundary are listed, without following links.
  */
 final class BundledCode {
     static final String SETTING = "bundled-code";
@@ -40,9 +42,26 @@ final class BundledCode {
 
     private final Map<Path, Optional<String>> reasons = new HashMap<>();
     private final TrustBoundary boundary;
+    /** The units the build compiles with a command of their own (real paths), or empty when no build says. */
+    private final List<Path> units;
 
-    private BundledCode(TrustBoundary boundary) {
+    private BundledCode(TrustBoundary boundary, List<Path> units) {
         this.boundary = boundary;
+        this.units = units;
+    }
+
+    /**
+     * The units the build compiles with a command of their own ({@code contexts}: by file relative to the scan root),
+     * as real paths inside the boundary.
+     */
+    private static List<Path> units(Map<String, BuildContext> contexts, SourceLines lines, TrustBoundary boundary) {
+        List<Path> out = new ArrayList<>();
+        contexts.forEach((file, bc) -> {
+            if (bc == null || !bc.compiled() || bc.compiledVia() != null) return;
+            Path abs = boundary.readable(lines.resolve(file));
+            if (abs != null) out.add(abs);
+        });
+        return out;
     }
 
     /**
@@ -53,10 +72,11 @@ final class BundledCode {
             List<Finding> findings,
             SourceLines lines,
             TrustBoundary boundary,
+            Map<String, BuildContext> contexts,
             String setting,
             java.util.Collection<Notification> notes) {
         if ("report".equals(setting)) return findings;
-        BundledCode b = new BundledCode(boundary);
+        BundledCode b = new BundledCode(boundary, units(contexts, lines, boundary));
         Map<String, int[]> counts = new TreeMap<>();
         Map<String, String> why = new HashMap<>();
         List<Finding> out = new ArrayList<>(findings.size());
@@ -118,6 +138,9 @@ final class BundledCode {
         String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
         if (VENDORED_NAME.matcher(name).matches()) return Optional.of("a '" + name + "' folder");
         if (!boundary.contains(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) return Optional.empty();
+        // a folder that holds every unit the build compiles is the project itself, whose licence it holds (a
+        // subproject of a repository where each carries one, scanned from the folder above it)
+        if (!units.isEmpty() && units.stream().allMatch(u -> u.startsWith(dir))) return Optional.empty();
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
                     .map(p -> p.getFileName().toString())

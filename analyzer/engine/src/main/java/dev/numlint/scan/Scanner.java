@@ -346,8 +346,8 @@ public final class Scanner {
             findings = a.review(findings, contexts, unanalyzed, l.units(), l.functions(), l.launches());
         }
         // code the project carries but did not write (scan/BundledCode): notes, one notice per library
-        findings = BundledCode.review(
-                findings, lines, shared.boundary, options.settings.get(BundledCode.SETTING), shared.notifications);
+        String bundled = options.settings.get(BundledCode.SETTING);
+        findings = BundledCode.review(findings, lines, shared.boundary, contexts, bundled, shared.notifications);
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
                 .map(f -> f.message().length() <= dev.numlint.rules.Quote.MESSAGE
