@@ -90,6 +90,54 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
      * resolved): a link inside the scanned tree that leads there is judged by its target.
      */
     public static boolean packageInclude(Path real) {
+        return packageIncludeOf(real);
+    }
+
+    /**
+     * The system header a forced include names by a bare file name ({@code -include cstdio}, {@code -include
+     * stdio.h}), as the host compiler finds it where no file of that name lies beside the command: in the C++ standard
+     * library's directories (the newest version first), then {@code /usr/include} and {@code /usr/local/include}, and
+     * the {@code extra} directories (the toolkit's); its real path, or null. Only a name without a directory part is
+     * looked up, and only in these trusted trees.
+     */
+    public static Path systemHeader(String name, List<Path> extra) {
+        if (name == null || !name.matches("[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}")) return null;
+        List<Path> dirs = new ArrayList<>();
+        dirs.addAll(versions(Path.of("/usr/include/c++")));
+        dirs.addAll(versions(Path.of("/usr/include/x86_64-linux-gnu/c++")));
+        dirs.add(Path.of("/usr/include"));
+        dirs.add(Path.of("/usr/local/include"));
+        dirs.addAll(extra);
+        for (Path d : dirs) {
+            Path f = d.resolve(name);
+            if (Files.isRegularFile(f)) {
+                Path r = real(f);
+                if (r != null && (r.startsWith(Path.of("/usr")) || under(r, realDirs(extra)))) return r;
+            }
+        }
+        return null;
+    }
+
+    /** The version directories of {@code dir} ({@code 12}, {@code 13}), the newest first. */
+    private static List<Path> versions(Path dir) {
+        List<Path> out = new ArrayList<>();
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            s.filter(p -> p.getFileName().toString().matches("\\d{1,3}(\\.\\d{1,3})*"))
+                    .sorted(java.util.Comparator.comparing(
+                                    (Path p) -> java.util.Arrays.stream(
+                                                    p.getFileName().toString().split("\\."))
+                                            .mapToInt(Integer::parseInt)
+                                            .toArray(),
+                                    java.util.Arrays::compare)
+                            .reversed())
+                    .forEach(out::add);
+        } catch (IOException | RuntimeException e) {
+            // no such directory
+        }
+        return out;
+    }
+
+    private static boolean packageIncludeOf(Path real) {
         Path p = real.toAbsolutePath().normalize();
         for (String top : new String[] {"/usr/lib", "/usr/lib64"}) {
             Path base = Path.of(top);

@@ -220,6 +220,12 @@ public final class NvccFlagPolicy {
     /** Adds {@code -include REAL} to {@code args} and returns null, or returns why the file is not allowed. */
     private String preInclude(String v, List<String> args) {
         Object r = allowed(v, "file", false);
+        // a name not beside the command (-include cstdio, which the flag interpreter resolved against the command's
+        // directory): the system header the host compiler finds
+        Path sys = r instanceof String why && why.equals("the file does not exist")
+                ? IncludePolicy.systemHeader(fileName(v), dirs.systemDirs())
+                : null;
+        if (sys != null) r = sys;
         if (r instanceof String why) return why;
         String real = r.toString();
         if (!args.contains(real)) {
@@ -227,6 +233,16 @@ public final class NvccFlagPolicy {
             args.add(real);
         }
         return null;
+    }
+
+    /** The last name of the path {@code v}, or null. */
+    private static String fileName(String v) {
+        try {
+            Path n = Path.of(v).getFileName();
+            return n == null ? null : n.toString();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** Adds the real directory to {@code out} and returns null, or returns why it is not allowed. */

@@ -240,4 +240,22 @@ class NvccFlagPolicyTest {
         assertThat(d.includeDirs()).containsExactly(mpi.toRealPath());
         assertThat(d.dropped()).isEmpty();
     }
+
+    @Test
+    void aForcedIncludeNotBesideTheCommandIsTheSystemHeaderOfThatName() throws IOException {
+        Path sys = IncludePolicy.systemHeader("cstdio", List.of());
+        org.junit.jupiter.api.Assumptions.assumeTrue(sys != null, "a C++ standard library in /usr/include/c++");
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        // nvcc -include cstdio: the host compiler finds <cstdio>; the flag interpreter resolved it against the
+        // command's directory
+        NvccFlagPolicy.Decision d =
+                policy(root).apply(List.of("-include=" + root.resolve("src/cstdio"), "-include", "nothere.h"), null);
+        assertThat(d.args()).containsExactly("-include", sys.toString());
+        assertThat(d.dropped()).extracting(NvccFlagPolicy.Dropped::reason).containsExactly("the file does not exist");
+        // only a plain name, and only in the system's trees
+        assertThat(IncludePolicy.systemHeader("../../etc/passwd", List.of())).isNull();
+        assertThat(IncludePolicy.systemHeader("passwd", List.of())).isNull();
+        assertThat(IncludePolicy.systemHeader("stdio.h", List.of()))
+                .isEqualTo(Path.of("/usr/include/stdio.h").toRealPath());
+    }
 }

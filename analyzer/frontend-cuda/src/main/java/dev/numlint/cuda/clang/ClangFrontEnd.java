@@ -504,6 +504,17 @@ public final class ClangFrontEnd {
             if (readable(abs) && Files.isRegularFile(abs)) {
                 a.add("-include");
                 a.add(abs.toString());
+            } else if ((tree != null && abs.startsWith(tree) || !p.isAbsolute())
+                    && !Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // a name not beside the command (-include cstdio, resolved against its directory by the flag
+                // interpreter, or as written): the system header the host compiler finds
+                Path sys = dev.numlint.toolchain.IncludePolicy.systemHeader(
+                        abs.getFileName() == null ? null : abs.getFileName().toString(),
+                        toolkit == null ? List.of() : List.of(toolkit.resolve("include")));
+                if (sys != null) {
+                    a.add("-include");
+                    a.add(sys.toString());
+                }
             }
         }
         a.addAll(Libclang.stubArguments(stubs, a));
