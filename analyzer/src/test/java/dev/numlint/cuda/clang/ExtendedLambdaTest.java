@@ -7,6 +7,7 @@ import dev.numlint.model.BuildContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,31 @@ class ExtendedLambdaTest {
         BuildContext bc =
                 BuildContext.defaults().addNvccFlag("--extended-lambda").addNvccFlag("-std=c++17");
         ClangUnit u = ClangParser.parse(f, fe.arguments(f, ClangFrontEnd.Language.CUDA, bc), text);
+        assertThat(u.failure()).isNull();
+        assertThat(u.errors()).as(String.valueOf(u.firstError())).isZero();
+    }
+
+    /**
+     * A release build ({@code -DNDEBUG}) that includes CCCL: its {@code assert.h} declares {@code __assert_fail}
+     * {@code __host__ __device__} for nvcc, against the {@code __device__} one of Clang's CUDA wrapper (session 46: a
+     * vortex-method code's Thrust sort, "cannot overload __device__ function '__assert_fail'").
+     */
+    @Test
+    void aReleaseBuildThatIncludesCcclParsesWithoutErrors(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
+        assumeTrue(Files.isDirectory(Path.of("/usr/local/cuda/include/cccl/cuda/std")), "CCCL's libcu++");
+        assertThat(Libclang.get()).isNotNull();
+        Path f = dir.resolve("lerp.cu");
+        byte[] text = ("#include <cuda/std/functional>\n"
+                        + "__host__ __device__ float lerp(float a, float b, float t) {\n"
+                        + "  return cuda::std::plus<float>()(a, t * (b - a));\n}\n")
+                .getBytes(StandardCharsets.UTF_8);
+        Files.write(f, text);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        BuildContext bc = BuildContext.defaults().addNvccFlag("-DNDEBUG").addNvccFlag("-std=c++17");
+        List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
+        assertThat(args).contains("-DNDEBUG");
+        ClangUnit u = ClangParser.parse(f, args, text);
         assertThat(u.failure()).isNull();
         assertThat(u.errors()).as(String.valueOf(u.firstError())).isZero();
     }

@@ -282,6 +282,13 @@ public final class Libclang {
             #define __nv_is_extended_device_lambda_with_preserved_return_type(X) false
             #endif
             #endif
+            /* numlint: with NDEBUG, CCCL (cuda/std/__cccl/assert.h) declares __assert_fail __host__ __device__ for
+               nvcc, which Clang's CUDA wrapper declares __device__: "cannot overload", one error in every unit of a
+               release build that includes Thrust, CUB or libcu++. NDEBUG makes assert() call nothing, so CCCL's own
+               declaration and uses take another name in host code (numlint's own text). */
+            #if defined(__CUDA__) && !defined(__CUDA_ARCH__) && defined(NDEBUG) && defined(__cplusplus)
+            #define __assert_fail __numlint_cccl_assert_fail
+            #endif
             """;
 
     /**
