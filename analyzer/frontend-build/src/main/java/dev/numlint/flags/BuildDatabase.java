@@ -42,7 +42,7 @@ final class BuildDatabase {
      * (every value written, not only the last: a later {@code -O3} appended to an assignment's {@code -O2} leaves
      * the assignment's value in the command).
      */
-    private record Command(Set<String> decisions, Map<String, Set<String>> options) {}
+    private record Command(Set<String> decisions, Map<String, Set<String>> options, Set<String> names) {}
 
     /** Options that take one value, the last one written winning: other values of the same option contradict it. */
     private static final Set<String> SINGLE_VALUED =
@@ -70,13 +70,15 @@ final class BuildDatabase {
         Set<String> decisions = new HashSet<>();
         for (FlagHazard h : r.hazards) decisions.add(FlagReporter.decision(h));
         Map<String, Set<String>> options = new HashMap<>();
+        Set<String> names = new HashSet<>();
         for (FlagEntry e : r.entries) {
             String[] o = option(e);
             if (o != null)
                 options.computeIfAbsent(e.target() + "\u0000" + o[0], k -> new HashSet<>())
                         .add(o[1]);
+            names.add(name(e));
         }
-        commands.add(new Command(decisions, options));
+        commands.add(new Command(decisions, options, names));
     }
 
     /** A single-valued option and its value ({@code -std=gnu11}: std, gnu11; {@code -O3}: O, 3), or null. */
@@ -113,6 +115,22 @@ final class BuildDatabase {
             if (!same && other != null) return w.flag() + " (the compile commands have " + value(o[0], other) + ")";
         }
         return null;
+    }
+
+    /** A flag as {@link #carries} compares it: its target and name. */
+    static String name(FlagEntry e) {
+        return e.target() + "\u0000" + e.name();
+    }
+
+    /** Whether every compile command carrying {@code decision} carries every flag of {@code written} (by name). */
+    boolean carries(String decision, Collection<FlagEntry> written) {
+        boolean any = false;
+        for (Command c : commands) {
+            if (!c.decisions.contains(decision)) continue;
+            any = true;
+            for (FlagEntry w : written) if (!c.names.contains(name(w))) return false;
+        }
+        return any;
     }
 
     private static String value(String option, String v) {

@@ -138,8 +138,9 @@ final class FlagReporter {
         }
         provable.forEach((key, places) -> {
             if (proven.add(key)) {
-                // no other place sets it: the compile commands prove the condition taken (or the macro called)
-                for (List<FlagHazard> hs : places) {
+                // no other place sets it: the compile commands prove the condition taken (or the macro called), that
+                // of the place whose flags they carry where several configurations write it
+                for (List<FlagHazard> hs : configurations(key, places)) {
                     active.computeIfAbsent(key, k -> new ArrayList<>()).add(BuildDatabase.unconditional(hs));
                 }
             } else {
@@ -186,6 +187,42 @@ final class FlagReporter {
         Location match = kept.get(0).get(0).entry().loc();
         contradicted.forEach((hs, why) -> emit(hs, Inactive.UNMATCHED, match, why));
         return kept;
+    }
+
+    /**
+     * Of the places of one decision written only under conditions read as false that the compile commands carry (a
+     * flag written in {@code CUDA_NVCC_FLAGS_DEBUG} and in {@code CUDA_NVCC_FLAGS_RELEASE} of a build whose
+     * {@code CMAKE_BUILD_TYPE} is empty), those whose other flags are a part of another place's that every compile
+     * command carrying the decision carries: the commands were built with that place ({@code -G -g} besides
+     * {@code -use_fast_math}: the Debug line), and the others are notes, not set in the analyzed configuration, that
+     * name it (session 46: an image-processing code's fast math at both lines, each "in 10 of 10 compile commands").
+     */
+    private List<List<FlagHazard>> configurations(String key, List<List<FlagHazard>> places) {
+        if (places.size() < 2) return places;
+        Map<List<FlagHazard>, Set<String>> names = new LinkedHashMap<>();
+        Map<List<FlagHazard>, java.util.Collection<FlagEntry>> flags = new LinkedHashMap<>();
+        for (List<FlagHazard> hs : places) {
+            FlagEntry e = hs.get(0).entry();
+            java.util.Collection<FlagEntry> w =
+                    written.getOrDefault(line(e.loc()), Map.of()).values();
+            flags.put(hs, w);
+            Set<String> n = new java.util.HashSet<>();
+            for (FlagEntry f : w) n.add(BuildDatabase.name(f));
+            names.put(hs, n);
+        }
+        List<List<FlagHazard>> kept = new ArrayList<>(places);
+        for (List<FlagHazard> a : places) {
+            for (List<FlagHazard> b : places) {
+                if (a == b
+                        || !names.get(b).containsAll(names.get(a))
+                        || names.get(a).equals(names.get(b))) continue;
+                if (!database.carries(key, flags.get(b))) continue;
+                emit(a, Inactive.CONDITION, b.get(0).entry().loc(), null);
+                kept.remove(a);
+                break;
+            }
+        }
+        return kept.isEmpty() ? places : kept;
     }
 
     /** The setting a hazard reports: rule, target and the flag's canonical name and value. */
