@@ -118,6 +118,39 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
         return null;
     }
 
+    /**
+     * The directory one or two levels below {@code /usr/include} or {@code /usr/local/include} that holds
+     * {@code header} (a relative name as written in {@code #include <...>}: {@code opencv2/core/core.hpp} is in
+     * {@code /usr/include/opencv4}, {@code hdf5.h} in {@code /usr/include/hdf5/serial}), or null. Bounded: at most
+     * 4,000 directories are looked at.
+     */
+    public static Path systemSubdirectoryOf(String header) {
+        if (header == null || header.isEmpty() || header.startsWith("/") || header.contains("..")) return null;
+        int[] budget = {4000};
+        for (String top : new String[] {"/usr/include", "/usr/local/include"}) {
+            for (Path d : children(Path.of(top), budget)) {
+                if (Files.isRegularFile(d.resolve(header))) return d;
+                for (Path e : children(d, budget)) if (Files.isRegularFile(e.resolve(header))) return e;
+            }
+        }
+        return null;
+    }
+
+    private static List<Path> children(Path dir, int[] budget) {
+        List<Path> out = new ArrayList<>();
+        if (budget[0] <= 0) return out;
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            s.filter(p -> Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .sorted()
+                    .limit(Math.max(0, budget[0]))
+                    .forEach(out::add);
+        } catch (IOException | RuntimeException e) {
+            // unreadable: nothing below it
+        }
+        budget[0] -= out.size();
+        return out;
+    }
+
     /** The version directories of {@code dir} ({@code 12}, {@code 13}), the newest first. */
     private static List<Path> versions(Path dir) {
         List<Path> out = new ArrayList<>();

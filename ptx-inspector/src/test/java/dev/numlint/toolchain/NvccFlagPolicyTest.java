@@ -258,4 +258,17 @@ class NvccFlagPolicyTest {
         assertThat(IncludePolicy.systemHeader("stdio.h", List.of()))
                 .isEqualTo(Path.of("/usr/include/stdio.h").toRealPath());
     }
+
+    @Test
+    void aHeaderBelowTheSystemsHeaderDirectoriesIsFoundForTheAdvice() throws IOException {
+        Path sys = IncludePolicy.systemHeader("cstdio", List.of());
+        org.junit.jupiter.api.Assumptions.assumeTrue(sys != null, "a C++ standard library in /usr/include/c++");
+        // <opencv2/core/core.hpp> lies in /usr/include/opencv4; <cstdio> in /usr/include/c++/N
+        Path sub = IncludePolicy.systemSubdirectoryOf("cstdio");
+        assertThat(sub).isNotNull();
+        assertThat(Files.isRegularFile(sub.resolve("cstdio"))).isTrue();
+        assertThat(IncludePolicy.systemSubdirectoryOf("../../etc/passwd")).isNull();
+        assertThat(IncludePolicy.systemSubdirectoryOf("no/such/header_numlint.h"))
+                .isNull();
+    }
 }

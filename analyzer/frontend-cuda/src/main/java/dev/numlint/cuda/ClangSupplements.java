@@ -255,8 +255,8 @@ final class ClangSupplements {
                     "clang-header-missing",
                     "Clang stopped at #include <" + system + ">: no directory numlint may read holds it (the"
                             + " scanned tree, the CUDA toolkit, the system's header directories); the file is analyzed"
-                            + " without the types it declares, so conversions and atomics of them can be missed:"
-                            + " install the library's headers under /usr/include or scan its include directory too"));
+                            + " without the types it declares, so conversions and atomics of them can be missed: "
+                            + headerAdvice(system)));
         } else if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             // held: the hand-written parser's parse errors in this file are folded into it (supplement)
             supplement.errors(new Notification(
@@ -496,6 +496,19 @@ final class ClangSupplements {
 
     private static final java.util.regex.Pattern NOT_FOUND =
             java.util.regex.Pattern.compile("'([^']+)' file not found$");
+
+    /**
+     * What to do about a library header Clang did not find: where the system holds it below its header directories
+     * ({@code <opencv2/core/core.hpp>} in {@code /usr/include/opencv4}, which OpenCV 4's build adds with {@code -I}),
+     * else install it.
+     */
+    static String headerAdvice(String header) {
+        Path sub = dev.numlint.toolchain.IncludePolicy.systemSubdirectoryOf(header);
+        return sub != null
+                ? "the system holds it under " + sub + ", which this file's compile command does not name: give the"
+                        + " build's compile commands (-p) or --nvcc-flags \"-I" + sub + "\""
+                : "install the library's headers under /usr/include or scan its include directory too";
+    }
 
     /**
      * The header of a first error "'x.hpp' file not found" when the file writes it as {@code #include <x.hpp>} (an
