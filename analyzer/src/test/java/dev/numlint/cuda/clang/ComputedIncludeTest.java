@@ -138,4 +138,18 @@ class ComputedIncludeTest {
         TreeMacros.names(text.getBytes(StandardCharsets.ISO_8859_1), out);
         return out;
     }
+
+    @Test
+    void anIncludeThatCanNameNoFileIsNoReasonToRefuse() throws Exception {
+        Path unit = tree.resolve("load.cpp");
+        // stb_image.h's documentation: "   #include ..." lines inside a block comment
+        byte[] doc = "/*\n   #include ...\n   #include ...\n*/\n#include \"stb.h\"\nint f(void) { return 1; }\n"
+                .getBytes(StandardCharsets.UTF_8);
+        Files.writeString(tree.resolve("stb.h"), "/* Do this:\n   #include ...\n   #include 2\n*/\nint g;\n");
+        Files.write(unit, doc);
+        assertThat(ClangIncludeClosure.refusal(tree, unit, doc, List.of())).isNull();
+        // a comment may hide a macro: still refused
+        byte[] hidden = "#include /* x */ EVIL\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(ClangIncludeClosure.refusal(tree, unit, hidden, List.of())).contains("a computed #include");
+    }
 }

@@ -750,6 +750,15 @@ public final class ClangFrontEnd {
                         int start = j;
                         while (j < n && (Character.isLetterOrDigit(b[j]) || b[j] == '_')) j++;
                         boolean named = j > start && !Character.isDigit(b[start]);
+                        // what can begin no macro (stb_image's documentation writes "#include ...", a number, a
+                        // parenthesis) expands to no file name: an error, no file read; a comment, a line
+                        // continuation or a byte of a non-ASCII identifier may hide one
+                        byte c = b[start];
+                        if (!named && c != '/' && c != '\\' && (c & 0x80) == 0) {
+                            while (j < n && b[j] != '\n') j++;
+                            i = j + 1;
+                            continue;
+                        }
                         out.add(
                                 named
                                         ? COMPUTED + ":"
