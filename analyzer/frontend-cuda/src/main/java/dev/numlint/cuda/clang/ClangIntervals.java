@@ -106,10 +106,10 @@ final class ClangIntervals {
             }
             case CXCursor_ConditionalOperator -> {
                 if (n.children.size() != 3) return unknown();
-                double[] a =
-                        underTest(n.children.get(0), true, n.children.get(1), eval(n.children.get(1), fn, depth - 1));
-                double[] b =
-                        underTest(n.children.get(0), false, n.children.get(2), eval(n.children.get(2), fn, depth - 1));
+                double[] a = underTest(
+                        n.children.get(0), true, n.children.get(1), eval(n.children.get(1), fn, depth - 1), false);
+                double[] b = underTest(
+                        n.children.get(0), false, n.children.get(2), eval(n.children.get(2), fn, depth - 1), false);
                 return new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])};
             }
             case CXCursor_CallExpr -> {
@@ -334,10 +334,21 @@ final class ClangIntervals {
                 // if (r < 0) r = 0; : the branch's value, or the value before it where the test failed
                 if (st.kind == CXCursor_IfStmt && st.children.size() == 2 && !writesIn(st.children.get(0), usr)) {
                     ClangNode a = lastDefinition(st.children.get(1), usr);
+                    ClangNode upd = a == null ? onlyUpdate(st.children.get(1), usr) : null;
+                    double[] before0 = upd == null ? null : reachingFrom(st, ref, fn, depth - 1);
+                    if (upd != null && before0 != null) {
+                        // if (a > C) a -= C; : the update of a value the test bounds (finite values, as everywhere)
+                        double[] in = underTest(st.children.get(0), true, ref, before0, true);
+                        double[] x = ValueBounds.arith(
+                                upd.spelling.charAt(0), in, eval(upd.children.get(1), fn, depth - 1), false);
+                        double[] y = underTest(st.children.get(0), false, ref, before0, true);
+                        return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
+                    }
                     if (a != null) {
                         double[] x = eval(a, fn, depth - 1);
                         double[] before = reachingFrom(st, ref, fn, depth - 1);
-                        double[] y = underTest(st.children.get(0), false, ref, before != null ? before : byType(ref));
+                        double[] y =
+                                underTest(st.children.get(0), false, ref, before != null ? before : byType(ref), false);
                         return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
                     }
                 }
@@ -421,12 +432,13 @@ final class ClangIntervals {
      * holds}: a comparison of the variable with a constant ({@code r < 0}, {@code 255 < r}) bounds it on one side;
      * {@code x} itself when {@code v} is not an integer variable's read or the test is another.
      */
-    private static double[] underTest(ClangNode test, boolean holds, ClangNode v, double[] x) {
+    private static double[] underTest(ClangNode test, boolean holds, ClangNode v, double[] x, boolean finite) {
         ClangNode var = strip(v);
         ClangNode t = strip(test);
         // an integer: a floating NaN fails every test and passes the guard (NL001 takes a clamp of a float as in range
-        // by its own, weaker, rule)
-        if (var == null || var.kind != CXCursor_DeclRefExpr || var.refUsr == null || !integral(var.canonKind)) return x;
+        // by its own, weaker, rule); a float where {@code x} already assumes a finite value (an update in the branch)
+        if (var == null || var.kind != CXCursor_DeclRefExpr || var.refUsr == null) return x;
+        if (!integral(var.canonKind) && !(finite && floating(var.canonKind))) return x;
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2 || !isComparison(t.spelling))
             return x;
         String op = t.spelling;
@@ -516,6 +528,29 @@ final class ClangIntervals {
             if (writesIn(st, usr) || declares(st, usr)) return null;
         }
         return null;
+    }
+
+    /**
+     * The one write of {@code usr} in {@code body} when it is a compound assignment {@code usr += e} ({@code -=},
+     * {@code *=}, {@code /=}) of the whole variable, else null.
+     */
+    private static ClangNode onlyUpdate(ClangNode body, String usr) {
+        List<ClangNode> sts = body.kind == CXCursor_CompoundStmt ? body.children : List.of(body);
+        ClangNode found = null;
+        for (ClangNode st : sts) {
+            if (!writesIn(st, usr) && !declares(st, usr)) continue;
+            if (found != null
+                    || st.kind != CXCursor_CompoundAssignOperator
+                    || st.children.size() != 2
+                    || !List.of("+=", "-=", "*=", "/=").contains(st.spelling)) return null;
+            ClangNode l = strip(st.children.get(0));
+            if (l == null
+                    || l.kind != CXCursor_DeclRefExpr
+                    || !usr.equals(l.refUsr)
+                    || writesIn(st.children.get(1), usr)) return null;
+            found = st;
+        }
+        return found;
     }
 
     private static boolean isLoop(ClangNode n) {
