@@ -17,24 +17,36 @@ import org.junit.jupiter.api.io.TempDir;
  * templated lattice Boltzmann code had Clang errors in {@code cuda/std/__functional/invoke.h}).
  */
 class ExtendedLambdaTest {
-    @Test
-    void libcuxxWithExtendedLambdasParsesWithoutErrors(@TempDir Path dir) throws Exception {
+    /** {@code source} in {@code dir/name}, parsed by Clang as CUDA with the compile command's {@code flags}. */
+    private static ClangUnit parse(Path dir, String name, String source, String... flags) throws Exception {
         assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
         assumeTrue(Files.isDirectory(Path.of("/usr/local/cuda/include/cccl/cuda/std")), "CCCL's libcu++");
         assertThat(Libclang.get()).isNotNull();
-        Path f = dir.resolve("sum.cu");
-        // libcu++'s <cuda/std/functional> reaches cuda/std/__functional/invoke.h, as Thrust does, at a tenth the cost
-        byte[] text = ("#include <cuda/std/functional>\n"
-                        + "template <class F> __host__ __device__ float apply(F f, float x) {\n"
-                        + "  return cuda::std::invoke(f, x);\n}\n"
-                        + "float twice(float x) { return apply([] __host__ __device__ (float v) { return 2 * v; }, x); }\n")
-                .getBytes(StandardCharsets.UTF_8);
+        Path f = dir.resolve(name);
+        byte[] text = source.getBytes(StandardCharsets.UTF_8);
         Files.write(f, text);
         ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
-        BuildContext bc =
-                BuildContext.defaults().addNvccFlag("--extended-lambda").addNvccFlag("-std=c++17");
-        ClangUnit u = ClangParser.parse(f, fe.arguments(f, ClangFrontEnd.Language.CUDA, bc), text);
+        BuildContext bc = BuildContext.defaults();
+        for (String fl : flags) bc.addNvccFlag(fl);
+        List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
+        for (String fl : flags) if (fl.startsWith("-D")) assertThat(args).contains(fl);
+        ClangUnit u = ClangParser.parse(f, args, text);
         assertThat(u.failure()).isNull();
+        return u;
+    }
+
+    @Test
+    void libcuxxWithExtendedLambdasParsesWithoutErrors(@TempDir Path dir) throws Exception {
+        // libcu++'s <cuda/std/functional> reaches cuda/std/__functional/invoke.h, as Thrust does, at a tenth the cost
+        ClangUnit u = parse(
+                dir,
+                "sum.cu",
+                "#include <cuda/std/functional>\n"
+                        + "template <class F> __host__ __device__ float apply(F f, float x) {\n"
+                        + "  return cuda::std::invoke(f, x);\n}\n"
+                        + "float twice(float x) { return apply([] __host__ __device__ (float v) { return 2 * v; }, x); }\n",
+                "--extended-lambda",
+                "-std=c++17");
         assertThat(u.errors()).as(String.valueOf(u.firstError())).isZero();
     }
 
@@ -45,21 +57,14 @@ class ExtendedLambdaTest {
      */
     @Test
     void aReleaseBuildThatIncludesCcclParsesWithoutErrors(@TempDir Path dir) throws Exception {
-        assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
-        assumeTrue(Files.isDirectory(Path.of("/usr/local/cuda/include/cccl/cuda/std")), "CCCL's libcu++");
-        assertThat(Libclang.get()).isNotNull();
-        Path f = dir.resolve("lerp.cu");
-        byte[] text = ("#include <cuda/std/functional>\n"
+        ClangUnit u = parse(
+                dir,
+                "lerp.cu",
+                "#include <cuda/std/functional>\n"
                         + "__host__ __device__ float lerp(float a, float b, float t) {\n"
-                        + "  return cuda::std::plus<float>()(a, t * (b - a));\n}\n")
-                .getBytes(StandardCharsets.UTF_8);
-        Files.write(f, text);
-        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
-        BuildContext bc = BuildContext.defaults().addNvccFlag("-DNDEBUG").addNvccFlag("-std=c++17");
-        List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
-        assertThat(args).contains("-DNDEBUG");
-        ClangUnit u = ClangParser.parse(f, args, text);
-        assertThat(u.failure()).isNull();
+                        + "  return cuda::std::plus<float>()(a, t * (b - a));\n}\n",
+                "-DNDEBUG",
+                "-std=c++17");
         assertThat(u.errors()).as(String.valueOf(u.firstError())).isZero();
     }
 }
