@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  * {@code extern} and their spellings) or when it holds its own licence ({@code LICENSE*}, {@code LICENCE*}, {@code
  * COPYING*}, {@code COPYRIGHT*}): a project states its own licence once, at its root; a folder that holds every unit
  * the build compiles with a command of its own is that root (the project scanned from the folder above it). The
- * outermost such directory names the library. Only directories inside the scan's trust boundary are listed, without following links.
+ * outermost such directory names the library. Only directories inside the scan's trust boundary are listed, without
+ * following links.
  */
 final class BundledCode {
     static final String SETTING = "bundled-code";
