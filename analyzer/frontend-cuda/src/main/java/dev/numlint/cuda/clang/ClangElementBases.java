@@ -171,9 +171,10 @@ final class ClangElementBases {
      * The array, pointer or object whose element {@code lhs} is, with the subscripts that select the element added to
      * {@code subscripts} (last first): {@code a[j][i]}; a member of an element, {@code a[i].x} (a struct value: the
      * element's address decides); an accessor's call ({@code v[i]}, {@code g.at(j, i)}, {@code g(j, i)}:
-     * {@link #accessed}), also of an element ({@code w.e[i][j]} of a {@code std::array} of them, {@code v[i][j]}); an element of the buffer a getter of an object returns, {@code images[img]->host()[i]} (each
-     * object's buffer its own, as each row of {@code a[img][i]} is its own: {@link #getterObject}). {@code lhs} itself
-     * when nothing selects an element.
+     * {@link #accessed}), also of an element ({@code w.e[i][j]} of a {@code std::array} of them, {@code v[i][j]});
+     * an element of the buffer a getter of an object returns, {@code images[img]->host()[i]} (each object's buffer
+     * its own, as each row of {@code a[img][i]} is its own: {@link #getterObject}). {@code lhs} itself when nothing
+     * selects an element.
      */
     static ClangNode element(ClangNode lhs, java.util.List<ClangNode> subscripts) {
         ClangNode x = strip(lhs);
