@@ -151,8 +151,8 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
         return out;
     }
 
-    /** The version directories of {@code dir} ({@code 12}, {@code 13}), the newest first. */
-    private static List<Path> versions(Path dir) {
+    /** The version directories of {@code dir} ({@code 12}, {@code 13.2}), the newest first; none when unreadable. */
+    public static List<Path> versions(Path dir) {
         List<Path> out = new ArrayList<>();
         try (java.util.stream.Stream<Path> s = Files.list(dir)) {
             s.filter(p -> p.getFileName().toString().matches("\\d{1,3}(\\.\\d{1,3})*"))

@@ -117,9 +117,7 @@ public final class PtxCompiler {
      * from PTX). What a trusted system header defines is the compiler's, as for any include it makes.
      */
     boolean undefinable(String macro, List<String> args) {
-        if (macro.isEmpty() || macro.startsWith("_") || TreeMacros.byCommand(macro, args) != null) return false;
-        for (Path r : policy.roots()) if (TreeMacros.mayDefine(r, macro)) return false;
-        return true;
+        return TreeMacros.undefinable(macro, args, policy.roots());
     }
 
     /** Normalizes sm_90 / compute_90 / 90 to compute_90 (a virtual architecture for -ptx). */

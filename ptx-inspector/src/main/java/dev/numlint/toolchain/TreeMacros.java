@@ -77,6 +77,19 @@ public final class TreeMacros {
         return null;
     }
 
+    /**
+     * Whether nothing can give {@code macro} a value for a compile with {@code args} in the trees at {@code realRoots}:
+     * no reserved name, the command neither defines it nor forces files ({@link #byCommand}), and no file of the
+     * trees may define it ({@link #mayDefine}). A computed {@code #include macro} then reads no file. What a trusted
+     * system header defines is the compiler's, as for any include it makes.
+     */
+    public static boolean undefinable(String macro, java.util.List<String> args, java.util.List<Path> realRoots) {
+        if (macro == null || macro.isEmpty() || macro.startsWith("_") || realRoots.isEmpty()) return false;
+        if (byCommand(macro, args) != null) return false;
+        for (Path r : realRoots) if (mayDefine(r, macro)) return false;
+        return true;
+    }
+
     /** Forgets the trees read (a test that changes its tree). */
     public static void forget() {
         BY_ROOT.clear();

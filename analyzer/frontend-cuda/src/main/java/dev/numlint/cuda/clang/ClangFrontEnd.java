@@ -251,9 +251,9 @@ public final class ClangFrontEnd {
             targetText = LaunchSpacing.join(targetText);
             headers = LaunchSpacing.join(headers);
         }
-        if (roots.size() > 1 || inProcess && tree != null) {
-            // the roots themselves, not the directory that holds them: checked here for an in-process parse and
-            // before a worker is asked; the worker checks the same roots again (ClangWire.Request#roots)
+        if (inProcess && (roots.size() > 1 || tree != null)) {
+            // an in-process parse: the check a worker makes before every parse (ClangWorkerMain, with the roots
+            // themselves, not the directory that holds them: ClangWire.Request#roots)
             List<Path> boundary = roots.size() > 1 ? roots : List.of(tree);
             String refused = ClangIncludeClosure.refusal(boundary, file, text, args);
             if (refused == null && target != null) refused = refusal(boundary, target, targetText, m -> false);

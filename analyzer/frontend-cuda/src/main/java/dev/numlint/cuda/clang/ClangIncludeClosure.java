@@ -85,10 +85,7 @@ final class ClangIncludeClosure {
      * compiler's (the threat model's residual risk of computed includes inside trusted headers).
      */
     private static java.util.function.Predicate<String> harmless(List<Path> realRoots, List<String> args) {
-        return macro -> !realRoots.isEmpty()
-                && !macro.startsWith("_")
-                && computedByCommand(macro, args) == null
-                && !mayDefine(realRoots, macro);
+        return macro -> TreeMacros.undefinable(macro, args, realRoots);
     }
 
     /** Whether a file in one of {@code realRoots} may define {@code macro} ({@link TreeMacros}). */

@@ -175,35 +175,17 @@ public final class Libclang {
      * files). The stub directory forwards to it ({@code -idirafter}: a real {@code omp.h} anywhere else wins).
      */
     static Path gccHeader(Path gccRoot, String name) {
-        Path best = null;
-        int[] bestVersion = null;
         try (java.util.stream.Stream<Path> targets = Files.list(gccRoot)) {
-            for (Path t : (Iterable<Path>) targets::iterator) {
-                try (java.util.stream.Stream<Path> versions = Files.list(t)) {
-                    for (Path v : (Iterable<Path>) versions::iterator) {
-                        Path h = v.resolve("include").resolve(name);
-                        int[] ver = version(v.getFileName().toString());
-                        if (ver == null || !Files.isRegularFile(h)) continue;
-                        if (bestVersion == null || java.util.Arrays.compare(ver, bestVersion) > 0) {
-                            best = h;
-                            bestVersion = ver;
-                        }
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // not a target directory
+            for (Path t : (Iterable<Path>) targets.sorted()::iterator) {
+                for (Path v : dev.numlint.toolchain.IncludePolicy.versions(t)) {
+                    Path h = v.resolve("include").resolve(name);
+                    if (Files.isRegularFile(h)) return h;
                 }
             }
         } catch (IOException | RuntimeException e) {
             return null;
         }
-        return best;
-    }
-
-    private static int[] version(String s) {
-        if (!s.matches("\\d{1,4}(\\.\\d{1,4}){0,3}")) return null;
-        return java.util.Arrays.stream(s.split("\\."))
-                .mapToInt(Integer::parseInt)
-                .toArray();
+        return null;
     }
 
     /**
