@@ -164,6 +164,11 @@ final class ClangDiagnostics {
         ROOT.set(r);
     }
 
+    /** The scanned tree of the parse this thread runs ({@link #root(Path)}, its real path), or null. */
+    static Path treeRoot() {
+        return ROOT.get();
+    }
+
     /** Whether {@code loc} (its expansion) lies in a file of the scanned tree ({@link #root(Path)}). */
     private static boolean inTree(CXSourceLocation loc) {
         Path root = ROOT.get();

@@ -133,17 +133,17 @@ public final class ClangParser {
         // with a deallocator: the scope frees those of this parse when it ends, where the garbage collector would
         // have had to find each of them (the Clang workers run with JavaCPP's collector hooks off: ClangWorkers)
         try (PointerScope scope = new PointerScope()) {
-            Path pch = ClangPch.forArguments(index, all, cacheDir);
+            ClangPch.Header pch = ClangPch.choose(index, all, file, text, headers, cacheDir);
             if (pch != null) {
                 List<String> with = new ArrayList<>(all.size() + 2);
                 with.addAll(all);
                 with.add("-include-pch");
-                with.add(pch.toString());
+                with.add(pch.file().toString());
                 ClangUnit u = parseWith(index, file, with, text, target, targetText, headers);
                 // a precompiled header Clang refused (changed toolkit headers, another libclang): the plain parse,
                 // and that header is not offered again
                 if (!ClangPch.refused(u)) return u;
-                ClangPch.drop(all, cacheDir, "refused by Clang: " + u.firstError());
+                ClangPch.drop(pch, cacheDir, "refused by Clang: " + u.firstError());
             }
             return parseWith(index, file, all, text, target, targetText, headers);
         } finally {

@@ -106,12 +106,26 @@ final class ClangPch {
         d.toFile().delete();
     }
 
+    /** A precompiled header chosen for one parse: its file and the slot it is known under in this process. */
+    record Header(Path file, String slot, String key) {}
+
     /**
-     * The precompiled header for {@code args} (Clang's full arguments of one file, the resource directory included),
-     * built on first use, or null: not a CUDA file, switched off, it failed to build, or the file's include
-     * directories shadow a header it read.
+     * The precompiled header for one parse ({@code args}: Clang's full arguments of {@code file}, the resource
+     * directory included; {@code text}: the main file's bytes; {@code headers}: the project headers the request
+     * carries), built on first use, or null (parse plainly): the unit's leading system headers ({@link
+     * ClangSystemPrefix}, once a second unit of this process starts with them or a kept one exists), else the CUDA
+     * runtime headers of a CUDA file; null when switched off, not built, or shadowed by the file's include
+     * directories.
      */
-    static Path forArguments(CXIndex index, List<String> args, Path cacheDir) {
+    static Header choose(
+            CXIndex index, List<String> args, Path file, byte[] text, Map<Path, byte[]> headers, Path cacheDir) {
+        if (!enabled()) return null;
+        Header h = prefix(index, args, file, text, headers, cacheDir);
+        return h != null ? h : forArguments(index, args, cacheDir);
+    }
+
+    /** The CUDA runtime headers' precompiled header for {@code args} (see the class comment), or null. */
+    static Header forArguments(CXIndex index, List<String> args, Path cacheDir) {
         if (!enabled() || !cuda(args) || cxx20(args)) return null;
         List<String> set = headerArguments(args);
         String key = key(set);
@@ -122,7 +136,8 @@ final class ClangPch {
             synchronized (slot.intern()) {
                 h = HEADERS.get(slot);
                 if (h == null) {
-                    h = store == null ? build(index, key, set, null) : kept(index, key, set, store);
+                    Source src = new Source("cuda-", "cuh", "", null);
+                    h = store == null ? build(index, key, set, null, src) : kept(index, key, set, store, src);
                     HEADERS.put(slot, h);
                 }
             }
@@ -130,7 +145,139 @@ final class ClangPch {
         if (h == FAILED) return null;
         if (shadowed(key, args)) return null;
         USED.incrementAndGet();
-        return (Path) h;
+        return new Header((Path) h, slot, key);
+    }
+
+    /** Parses per prefix key in this process: a prefix is precompiled when its second unit comes. */
+    private static final Map<String, Integer> SEEN = new ConcurrentHashMap<>();
+
+    /** Whether the leading system headers are precompiled ({@code -Dnumlint.clang.prefixPch}, default true). */
+    static boolean prefixEnabled() {
+        return enabled() && !"false".equalsIgnoreCase(System.getProperty("numlint.clang.prefixPch", "true"));
+    }
+
+    /** The precompiled leading system headers of {@code file} (see {@link #choose}), or null. */
+    static Header prefix(
+            CXIndex index, List<String> args, Path file, byte[] text, Map<Path, byte[]> headers, Path cacheDir) {
+        Path root = ClangDiagnostics.treeRoot();
+        if (!prefixEnabled() || root == null || (cuda(args) && cxx20(args))) return null;
+        ClangSystemPrefix.Prefix p = ClangSystemPrefix.of(file, text, headers, args, root);
+        if (p.isEmpty()) return null;
+        List<String> set = new ArrayList<>(args);
+        set.add("\0prefix");
+        set.addAll(p.includes());
+        set.add("\0macros");
+        set.addAll(p.macros());
+        // the tree it was checked against: a kept prefix of another tree is not this one's
+        set.add("\0root");
+        set.add(root.toString());
+        String key = key(set);
+        Path store = cacheDir == null ? null : store(cacheDir);
+        String slot = "prefix\0" + (store == null ? key : key + "\0" + store);
+        Object h = HEADERS.get(slot);
+        if (h == null) {
+            synchronized (slot.intern()) {
+                h = HEADERS.get(slot);
+                if (h == null) {
+                    String name = "prefix-" + key.substring(0, 32);
+                    boolean keptOne = store != null && Files.isRegularFile(store.resolve(name + ".pch"));
+                    if (SEEN.merge(slot, 1, Integer::sum) < 2 && !keptOne) return null;
+                    String ext = extension(file);
+                    Source src = new Source("prefix-", ext, p.source(), new Check(root, p.macros(), stubs(args)));
+                    h = store == null ? build(index, key, args, null, src) : kept(index, key, args, store, src);
+                    HEADERS.put(slot, h);
+                }
+            }
+        }
+        if (h == FAILED) return null;
+        // a project header of this unit, or its main file, among what the header read: not this unit's prefix
+        Set<Path> read = FILES.getOrDefault(key, Set.of());
+        if (read.contains(file.toAbsolutePath().normalize())) return null;
+        for (Path hp : headers.keySet()) if (read.contains(hp.toAbsolutePath().normalize())) return null;
+        if (shadowed(key, args)) return null;
+        USED.incrementAndGet();
+        PREFIX_USED.incrementAndGet();
+        return new Header((Path) h, slot, key);
+    }
+
+    /**
+     * numlint's own stub headers among the arguments ({@link Libclang#stubArguments}: the {@code clang-stubs-N}
+     * folder of the cache directory, which may lie in the scanned tree), as real paths.
+     */
+    private static List<Path> stubs(List<String> args) {
+        List<Path> out = new ArrayList<>();
+        for (int i = 0; i + 1 < args.size(); i++) {
+            if (!args.get(i).equals("-idirafter")) continue;
+            try {
+                Path d = Path.of(args.get(i + 1)).toRealPath();
+                for (Path x = d; x != null; x = x.getParent()) {
+                    if (x.getFileName() != null && x.getFileName().toString().equals("clang-stubs-" + Libclang.MAJOR)) {
+                        out.add(x);
+                        break;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // not a directory: nothing of it is read
+            }
+        }
+        return out;
+    }
+
+    /** Parses that used a precompiled prefix, for tests and the benchmarks. */
+    static final java.util.concurrent.atomic.AtomicLong PREFIX_USED = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Per key, the files the header read (normalized), for the check against a unit's own files. */
+    private static final Map<String, Set<Path>> FILES = new ConcurrentHashMap<>();
+
+    private static String extension(Path file) {
+        String n = file.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        String e = dot < 0 ? "" : n.substring(dot + 1);
+        return e.matches("[A-Za-z0-9+]{1,8}") ? e : "c";
+    }
+
+    /**
+     * What a header is built from: a name prefix and extension, the main file's text, and for a prefix the checks
+     * its translation unit must pass (null: none).
+     */
+    private record Source(String kind, String ext, String content, Check check) {}
+
+    /**
+     * A precompiled prefix is used only when it read nothing of the scanned tree ({@code root}) and no header it read
+     * names a macro the project defined before it ({@code macros}). (That the unit's second inclusion of each header
+     * is harmless is proven by the build: the prefix's text includes them twice, and an error fails it.)
+     */
+    private record Check(Path root, Set<String> macros, List<Path> stubs) {
+        String refusal(List<Path> files) {
+            java.util.regex.Pattern names = macros.isEmpty()
+                    ? null
+                    : java.util.regex.Pattern.compile("\\b(?:"
+                            + String.join(
+                                    "|",
+                                    macros.stream()
+                                            .map(java.util.regex.Pattern::quote)
+                                            .toList()) + ")\\b");
+            for (Path f : files) {
+                try {
+                    // the path as Clang spelled it (through ".." of the compiler's directories), then resolved
+                    Path n = f.toRealPath();
+                    boolean own = stubs.stream().anyMatch(n::startsWith);
+                    if (!own
+                            && (n.startsWith(root)
+                                    || f.toAbsolutePath().normalize().startsWith(root))) {
+                        return "it read " + n.getFileName() + " of the scanned tree";
+                    }
+                    if (names != null) {
+                        String t = new String(Files.readAllBytes(n), StandardCharsets.ISO_8859_1);
+                        java.util.regex.Matcher m = names.matcher(t);
+                        if (m.find()) return n.getFileName() + " names " + m.group() + ", which the project defines";
+                    }
+                } catch (IOException | RuntimeException e) {
+                    return "cannot read " + f + ": " + e;
+                }
+            }
+            return null;
+        }
     }
 
     /** Whether Clang refused the precompiled header when parsing with it (the unit is then not used). */
@@ -144,10 +291,10 @@ final class ClangPch {
      * Drops the header of {@code args}' set: its files parse plainly from now on in this process, and a kept one is
      * deleted (the next scan builds it again).
      */
-    static void drop(List<String> args, Path cacheDir, String why) {
-        String key = key(headerArguments(args));
+    static void drop(Header h, Path cacheDir, String why) {
+        String key = h.key();
         Path store = cacheDir == null ? null : store(cacheDir);
-        Object old = HEADERS.put(store == null ? key : key + "\0" + store, FAILED);
+        Object old = HEADERS.put(h.slot(), FAILED);
         if (old instanceof Path p) {
             try {
                 Files.deleteIfExists(p);
@@ -175,10 +322,11 @@ final class ClangPch {
      * built in the private directory as without one.
      */
     @SuppressWarnings("try") // the lock is held for the block's extent, not referenced in it
-    private static Object kept(CXIndex index, String key, List<String> set, Path store) {
-        String name = "cuda-" + key.substring(0, 32);
+    private static Object kept(CXIndex index, String key, List<String> set, Path store, Source source) {
+        String name = source.kind() + key.substring(0, 32);
         Path pch = store.resolve(name + ".pch");
         Path inputs = store.resolve(name + ".inputs");
+        Path rejected = store.resolve(name + ".rejected");
         try {
             Files.createDirectories(store);
             if (!Files.isDirectory(store, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -190,32 +338,27 @@ final class ClangPch {
                             java.nio.file.StandardOpenOption.WRITE,
                             java.nio.file.LinkOption.NOFOLLOW_LINKS);
                     java.nio.channels.FileLock lock = ch.lock()) {
-                Set<String> read = unchanged(key, pch, inputs);
-                if (read != null) {
-                    READ.put(key, read);
+                List<Path> listed =
+                        Files.isRegularFile(pch, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? listed(key, inputs) : null;
+                if (listed != null) {
+                    READ.put(key, tails(listed));
+                    FILES.put(key, normalized(listed));
                     REUSED.incrementAndGet();
                     return pch;
                 }
+                // a prefix refused by its checks in an earlier scan, its headers unchanged: refused again, unbuilt
+                if (listed(key, rejected) != null) return FAILED;
                 Path tmp =
                         store.resolve("." + name + "." + ProcessHandle.current().pid() + ".tmp");
                 List<Path> files = new ArrayList<>();
-                Object h = build(index, key, set, new Target(tmp, store.resolve(name + ".cuh"), files));
-                if (h == FAILED) return FAILED;
+                Object h = build(
+                        index, key, set, new Target(tmp, store.resolve(name + "." + source.ext()), files), source);
+                if (h == FAILED) {
+                    if (!files.isEmpty()) write(store, name, key, files, rejected);
+                    return FAILED;
+                }
                 try {
-                    StringBuilder b =
-                            new StringBuilder(INPUTS_HEADER).append(key).append('\n');
-                    for (Path f : files) {
-                        var a = Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class);
-                        b.append(a.size())
-                                .append(' ')
-                                .append(a.lastModifiedTime().toMillis())
-                                .append(' ')
-                                .append(f)
-                                .append('\n');
-                    }
-                    Path tmpInputs = store.resolve(
-                            "." + name + "." + ProcessHandle.current().pid() + ".tmp-inputs");
-                    Files.writeString(tmpInputs, b, StandardCharsets.UTF_8);
+                    Path tmpInputs = write(store, name, key, files, null);
                     Files.move(tmp, pch, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                     Files.move(tmpInputs, inputs, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                 } finally {
@@ -225,8 +368,36 @@ final class ClangPch {
             }
         } catch (IOException | RuntimeException e) {
             debug("precompiled CUDA header " + key.substring(0, 12) + " not kept in " + store + ": " + e);
-            return build(index, key, set, null);
+            return build(index, key, set, null, source);
         }
+    }
+
+    /**
+     * Writes the list of the files a header read, with their sizes and modification times: to {@code to}, or (null)
+     * to a temporary file of the store, returned.
+     */
+    private static Path write(Path store, String name, String key, List<Path> files, Path to) throws IOException {
+        StringBuilder b = new StringBuilder(INPUTS_HEADER).append(key).append('\n');
+        for (Path f : files) {
+            var a = Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class);
+            b.append(a.size())
+                    .append(' ')
+                    .append(a.lastModifiedTime().toMillis())
+                    .append(' ')
+                    .append(f)
+                    .append('\n');
+        }
+        Path tmp = store.resolve("." + name + "." + ProcessHandle.current().pid() + ".tmp-inputs");
+        Files.writeString(tmp, b, StandardCharsets.UTF_8);
+        if (to == null) return tmp;
+        Files.move(tmp, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return to;
+    }
+
+    private static Set<Path> normalized(List<Path> files) {
+        Set<Path> out = new HashSet<>();
+        for (Path f : files) out.add(f.toAbsolutePath().normalize());
+        return out;
     }
 
     /**
@@ -234,10 +405,17 @@ final class ClangPch {
      * this key and every file listed has its recorded size and modification time; else null (build it again).
      */
     static Set<String> unchanged(String key, Path pch, Path inputs) {
-        if (!Files.isRegularFile(pch, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                || !Files.isRegularFile(inputs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
+        if (!Files.isRegularFile(pch, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return null;
+        List<Path> files = listed(key, inputs);
+        return files == null ? null : tails(files);
+    }
+
+    /**
+     * The files of a list written by {@link #write} for {@code key} when each still has its recorded size and
+     * modification time, else null.
+     */
+    private static List<Path> listed(String key, Path inputs) {
+        if (!Files.isRegularFile(inputs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return null;
         try {
             List<String> lines = Files.readAllLines(inputs, StandardCharsets.UTF_8);
             if (lines.isEmpty() || !lines.get(0).equals(INPUTS_HEADER + key)) return null;
@@ -252,7 +430,7 @@ final class ClangPch {
                 }
                 files.add(f);
             }
-            return tails(files);
+            return files;
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -388,15 +566,15 @@ final class ClangPch {
      * Builds the header of one set: an empty CUDA file (the wrapper alone), parsed incomplete and saved, to
      * {@code target} or, when null, in the private directory.
      */
-    private static Object build(CXIndex index, String key, List<String> set, Target target) {
+    private static Object build(CXIndex index, String key, List<String> set, Target target, Source source) {
         Path out;
         Path src;
         try {
             if (target == null) {
                 Path d = dir();
                 target = new Target(
-                        d.resolve("cuda-" + key.substring(0, 24) + ".pch"),
-                        d.resolve("cuda-" + key.substring(0, 24) + ".cuh"),
+                        d.resolve(source.kind() + key.substring(0, 24) + ".pch"),
+                        d.resolve(source.kind() + key.substring(0, 24) + "." + source.ext()),
                         new ArrayList<>());
             }
             out = target.out();
@@ -408,9 +586,9 @@ final class ClangPch {
         CXTranslationUnit tu = new CXTranslationUnit();
         try (PointerPointer<BytePointer> argv = new PointerPointer<>(set.toArray(new String[0]));
                 BytePointer name = new BytePointer(src.toString());
-                BytePointer contents = new BytePointer(1);
+                BytePointer contents = new BytePointer(source.content().isEmpty() ? " " : source.content());
                 CXUnsavedFile unsaved = new CXUnsavedFile()) {
-            unsaved.Filename(name).Contents(contents).Length(0);
+            unsaved.Filename(name).Contents(contents).Length(source.content().getBytes(StandardCharsets.UTF_8).length);
             int rc = clang_parseTranslationUnit2(
                     index,
                     name,
@@ -433,13 +611,21 @@ final class ClangPch {
                     clang_disposeDiagnostic(diag);
                 }
                 if (errors > 0) {
-                    debug("precompiled CUDA header " + key.substring(0, 12) + " not built: " + errors
-                            + " errors in the wrapper headers");
+                    debug("precompiled header " + key.substring(0, 12) + " not built: " + errors
+                            + " errors in its headers");
                     return FAILED;
                 }
                 List<Path> files = inclusions(tu, src);
                 target.read().addAll(files);
+                if (source.check() != null) {
+                    String why = source.check().refusal(files);
+                    if (why != null) {
+                        debug("precompiled prefix " + key.substring(0, 12) + " not used: " + why);
+                        return FAILED;
+                    }
+                }
                 READ.put(key, tails(files));
+                FILES.put(key, normalized(files));
                 int s = clang_saveTranslationUnit(tu, new BytePointer(out.toString()), 0);
                 if (s != 0 || !Files.isRegularFile(out)) {
                     debug("precompiled CUDA header " + key.substring(0, 12) + " not saved: error " + s);
@@ -501,6 +687,9 @@ final class ClangPch {
     static void reset() {
         HEADERS.clear();
         READ.clear();
+        FILES.clear();
+        SEEN.clear();
+        PREFIX_USED.set(0);
         SHADOWS.clear();
         BUILT.set(0);
         USED.set(0);

@@ -345,6 +345,7 @@ public final class ClangWorkers {
                     "-Dnumlint.clang.indexes=1",
                     // the precompiled CUDA headers (ClangPch): on unless the scan's process switched them off
                     "-Dnumlint.clang.pch=" + ClangPch.enabled(),
+                    "-Dnumlint.clang.prefixPch=" + ClangPch.prefixEnabled(),
                     "-Dnumlint.clang.oneWalk=" + ClangParser.ONE_WALK,
                     // numlint's declarations of the CUDA libraries (LibraryStubs): on unless the scan switched them off
                     "-Dnumlint.clang.libraryStubs=" + LibraryStubs.enabled()));
