@@ -331,11 +331,11 @@ final class Preprocessor {
                     int end = rest.indexOf('"', 1);
                     if (end > 1 && includes != null) includes.include(rest.substring(1, end), line);
                 } else if (active && rest.startsWith("<")) {
-                    // an angle include of a path (<lib/types.h>): the handler reads it when the scanned tree holds it
-                    // (a JIT kernel header's own library headers); "<name>" tells it from a quoted include
+                    // an angle include (<lib/types.h>, <grid.hpp> through -I): the handler reads it when an include
+                    // directory in the scanned tree holds it (a JIT kernel header's own library headers, a CMake
+                    // project's -I src); "<name>" tells it from a quoted include
                     int end = rest.indexOf('>', 1);
-                    if (end > 1 && includes != null && rest.substring(1, end).contains("/"))
-                        includes.include(rest.substring(0, end + 1), line);
+                    if (end > 1 && includes != null) includes.include(rest.substring(0, end + 1), line);
                 }
                 break;
             default:

@@ -79,7 +79,7 @@ final class ProjectHeaders {
             Preprocessor.Dialect dialect,
             FindingSink sink,
             Set<Path> reads) {
-        // an angle include of a path (<lib/types.h>): the -I directories, then the one file of the tree by that path;
+        // an angle include (<lib/types.h>, <grid.hpp>): the -I directories, then the one file of the tree by that name;
         // a header outside the tree is the toolkit's or another package's, not read and not noted (Clang reads it)
         boolean angle = name.startsWith("<") && name.endsWith(">");
         if (angle) name = name.substring(1, name.length() - 1);

@@ -436,6 +436,15 @@ public final class ClangFrontEnd {
                 a.add(LITERAL_SUFFIX);
             }
         }
+        // a host file that nvcc compiles (its command's flags are nvcc's) finds the toolkit's headers as nvcc lets it
+        // (cuda_runtime.h in a timer.cc built with nvcc -c): after every other directory, as nvcc adds them
+        if (lang != Language.CUDA && toolkit != null && (!nvcc.isEmpty() || bc.cudaArch() != null)) {
+            Path inc = toolkit.resolve("include");
+            if (Files.isDirectory(inc)) {
+                a.add("-idirafter");
+                a.add(inc.toString());
+            }
+        }
         for (String d : bc.defines()) a.add("-D" + d);
         for (String u : bc.undefines()) a.add("-U" + u);
         // the compile command's own -D, -U and -I (nvcc's long forms too), as the hand-written front end reads them

@@ -1,0 +1,90 @@
+package dev.numlint.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.scan.Analyzers;
+import dev.numlint.scan.ScanOptions;
+import dev.numlint.scan.ScanResult;
+import dev.numlint.scan.Scanner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A CMake project's units name their headers with angle brackets and no directory ({@code #include <grid.cuh>}
+ * through {@code -I<project>/src}, after the toolkit's {@code -I}): the unit reads them with its compile command, so
+ * their findings keep their levels (session 47: the hand-written front end followed only angle includes of a path,
+ * {@code <lib/grid.cuh>}, took these headers for code the configuration does not compile and made their findings
+ * notes); and a host file that nvcc compiles finds {@code cuda_runtime.h} as nvcc lets it.
+ */
+class AngleIncludesTest {
+    private static ScanResult scan(Path dir, Path cache) {
+        return Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(Analyzers.load())
+                .cacheDir(cache)
+                .ptx(dev.numlint.spi.PtxMode.OFF, null)
+                .build());
+    }
+
+    private static List<String> hits(ScanResult r) {
+        return r.findings().stream()
+                .filter(f -> !f.suppressed())
+                .map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId() + " " + f.level())
+                .sorted()
+                .toList();
+    }
+
+    private static List<String> notices(ScanResult r) {
+        return r.notifications().stream()
+                .map(n -> n.id() + " " + n.file())
+                .sorted()
+                .toList();
+    }
+
+    private static String entry(Path dir, Path file, String flags) {
+        return "{\"directory\": \"" + dir + "\", \"file\": \"" + file + "\", \"command\": \"/usr/local/bin/nvcc "
+                + flags + " -c " + file + " -o x.o\"}";
+    }
+
+    @Test
+    void projectHeadersNamedWithAngleBracketsKeepTheirLevels(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Path test = Files.createDirectories(dir.resolve("test"));
+        Path build = Files.createDirectories(dir.resolve("build/test"));
+        Files.writeString(
+                src.resolve("grid.cuh"),
+                """
+                #pragma once
+                #include <cstdio>
+                __global__ void bins(unsigned *bin, const float *x, float width, int n)
+                {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) bin[i] = (unsigned)floorf(x[i] / width);
+                }
+                """);
+        Files.writeString(
+                test.resolve("test_grid.cu"),
+                "#include <stdio.h>\n#include <grid.cuh>\nint main() { bins<<<1, 32>>>(0, 0, 0.5f, 32); return 0; }\n");
+        Files.writeString(
+                test.resolve("timer.cc"),
+                """
+                #include <cuda_runtime.h>
+                unsigned ticks(float seconds) { cudaDeviceSynchronize(); return (unsigned)(seconds * 1000.0f); }
+                """);
+        String flags = "-I/usr/local/cuda/targets/x86_64-linux/include -I" + src + " -I" + test + " -arch=sm_80";
+        Files.writeString(
+                dir.resolve("build/compile_commands.json"),
+                "[" + entry(build, test.resolve("test_grid.cu"), "-x cu " + flags) + ",\n"
+                        + entry(build, test.resolve("timer.cc"), "-arch=sm_80") + "]");
+        ScanResult r = scan(dir, dir.resolve("cache"));
+        assertThat(notices(r)).noneMatch(n -> n.startsWith("not-included-headers"));
+        assertThat(hits(r)).contains("src/grid.cuh:6 NL001 ERROR");
+        if (Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h"))) {
+            // the toolkit's headers for the host file nvcc compiles (no -I of its own)
+            assertThat(notices(r)).noneMatch(n -> n.startsWith("clang-header-missing"));
+            assertThat(hits(r)).contains("test/timer.cc:2 NL001 ERROR");
+        }
+    }
+}
