@@ -360,6 +360,8 @@ public final class ClangParser {
                     if (kind == CXCursor_CallExpr) {
                         if (ref == null) ref = clang_getCursorReferenced(c);
                         w.templateArguments(ref);
+                    } else if (ClangWalker.OBJECTS.contains(kind)) {
+                        w.objectClass(clang_getCanonicalType(clang_getCursorType(c)));
                     }
                 }
                 next.add(w);

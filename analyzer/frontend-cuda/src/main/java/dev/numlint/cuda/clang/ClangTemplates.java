@@ -37,7 +37,8 @@ final class ClangTemplates {
             if (p.kind == CXCursor_ClassTemplate)
                 return p.usr == null ? List.of() : templateArgs.getOrDefault(p.usr, List.of());
         }
-        return List.of();
+        String cls = ClangMemberTemplates.outOfLine(fn);
+        return cls == null ? List.of() : templateArgs.getOrDefault(cls, List.of());
     }
 
     /**
@@ -81,7 +82,7 @@ final class ClangTemplates {
             ClangUnit unit, ClangNode n, ClangNode op, ClangUnit.Function fn, List<ClangUnit.Conversion> out) {
         if (op == null || !pattern(fn) || ClangSyntax.folded(op) != null) return;
         ClangNode s = strip(op);
-        String param = ClangUnit.templateParam(s == null ? op : s);
+        String param = ClangMemberTemplates.param(unit, fn, s == null ? op : s);
         // an operand whose type Clang leaves dependent through another template (m.cell[1] * m.n of a Meta<T> m with
         // std::vector<T> cell): not resolved in the pattern, whatever the instantiations; a note that names T
         String through = param == null ? dependentOn(s == null ? op : s) : null;
@@ -159,7 +160,7 @@ final class ClangTemplates {
         for (ClangNode p = fn.node().parent; p != null; p = p.parent) {
             if (p.kind == CXCursor_ClassTemplate || p.kind == CXCursor_ClassTemplatePartialSpecialization) return true;
         }
-        return false;
+        return ClangMemberTemplates.outOfLine(fn.node()) != null;
     }
 
     /**

@@ -478,7 +478,7 @@ public final class ClangUnit {
         // itself the floating one) or an address ((size_t) p of a T* p): no floating value, whatever floating math or
         // pointee it has; the pattern's guesses are for dependent operands only
         if (s != null && (integral(s.canonKind) || address(s.canonKind))) return null;
-        String param = templateParam(s == null ? op : s);
+        String param = ClangMemberTemplates.param(this, in, s == null ? op : s);
         String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
         if (inst != null) return inst;
         boolean[] fp = new boolean[1];

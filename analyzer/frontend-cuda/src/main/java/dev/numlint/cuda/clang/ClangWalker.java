@@ -133,6 +133,9 @@ final class ClangWalker {
                 if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec) return CXChildVisit_Recurse;
                 if (clang_Location_isFromMainFile(loc) == 0) return CXChildVisit_Continue;
                 if (k == CXCursor_CallExpr) templateArguments(clang_getCursorReferenced(c));
+                // and its objects of the file's class templates (CTensor<float> image;, new Grid<double>(n)):
+                // their specializations instantiate the members
+                if (OBJECTS.contains(k)) objectClass(clang_getCanonicalType(clang_getCursorType(c)));
                 return CXChildVisit_Recurse;
             }
         } else if (clang_Location_isFromMainFile(loc) == 0 && !expandedInMain(loc)) {
@@ -180,6 +183,23 @@ final class ClangWalker {
             }
         }
         return CXChildVisit_Continue;
+    }
+
+    /** The cursors of the includer's code whose type names an object's class (ClangParser's one walk too). */
+    static final java.util.Set<Integer> OBJECTS =
+            java.util.Set.of(CXCursor_VarDecl, CXCursor_FieldDecl, CXCursor_ParmDecl, CXCursor_CXXNewExpr);
+
+    /** The class template arguments of an object's type, through pointers and references. */
+    void objectClass(CXType t) {
+        for (int i = 0;
+                i < 4
+                        && (t.kind() == CXType_Pointer
+                                || t.kind() == CXType_LValueReference
+                                || t.kind() == CXType_RValueReference);
+                i++) {
+            t = clang_getCanonicalType(clang_getPointeeType(t));
+        }
+        if (t.kind() == CXType_Record) ClangTemplates.classArguments(t, 0, classesRead, templateArgs);
     }
 
     /** A cursor of another file (a callee's definition), copied as a template's: nothing evaluated or recorded. */
