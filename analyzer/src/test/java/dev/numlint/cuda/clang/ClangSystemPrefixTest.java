@@ -96,6 +96,11 @@ class ClangSystemPrefixTest {
         Files.writeString(outside.resolve("side.h"), "#include <map>\n");
         Path f = write("t.cpp", "#include <vector>\n#include \"side.h\"\n#include <set>\n");
         assertThat(prefix(f, List.of("-iquote", outside.toString())).includes()).containsExactly("vector");
+        // a header of the tree that is a link to a file outside it is not read
+        Files.writeString(outside.resolve("secret.h"), "#include <map>\n");
+        Files.createSymbolicLink(dir.resolve("link.h"), outside.resolve("secret.h"));
+        f = write("l.cpp", "#include <vector>\n#include \"link.h\"\n#include <set>\n");
+        assertThat(prefix(f, List.of()).includes()).containsExactly("vector");
         // a project header entered twice without a guard may declare again
         write("twice.h", "#include <map>\n");
         f = write("u.cpp", "#include \"twice.h\"\n#include \"twice.h\"\n#include <set>\n");

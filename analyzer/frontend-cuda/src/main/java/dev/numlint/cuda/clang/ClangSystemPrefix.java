@@ -334,12 +334,13 @@ final class ClangSystemPrefix {
                     if (root != null && cand.startsWith(root)) {
                         // a file of the tree the request did not carry (another unit's parse reads the project's
                         // headers): read as Clang reads it
-                        byte[] read = read(cand);
-                        if (read == null || entered.contains(cand)) {
-                            if (read == null || !guarded.contains(cand)) stopped = true;
+                        if (entered.contains(cand)) {
+                            if (!guarded.contains(cand)) stopped = true;
                             return;
                         }
-                        file(cand, read, stack);
+                        byte[] read = read(cand, root);
+                        if (read == null) stopped = true;
+                        else file(cand, read, stack);
                     } else if (i < beside) {
                         stopped = true; // beside the includer or on -iquote, outside the tree: not a system header
                     } else {
@@ -351,10 +352,10 @@ final class ClangSystemPrefix {
             system(name);
         }
 
-        /** A project file's bytes (at most {@link #MAX_BYTES}), or null. */
-        private static byte[] read(Path f) {
+        /** A project file's bytes (at most {@link #MAX_BYTES}), or null (also for a link that leaves the tree). */
+        private static byte[] read(Path f, Path root) {
             try {
-                if (Files.size(f) > MAX_BYTES) return null;
+                if (!f.toRealPath().startsWith(root) || Files.size(f) > MAX_BYTES) return null;
                 return Files.readAllBytes(f);
             } catch (java.io.IOException | RuntimeException e) {
                 return null;
