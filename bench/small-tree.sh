@@ -10,6 +10,10 @@
 # Clang workers; xargs and its clang-tidy processes) per run, from bench/measure.py; the load average before each
 # round; the medians and the median of the per-round ratios; whether old and new reported the same findings.
 #
+# NUMLINT_BENCH_OLD_OPTIONS="-D...": Java options of the old side's scans (its launcher this tree's when
+# NUMLINT_BENCH_OLD is not given): one setting against the default, e.g. the precompiled system prefix off
+# (session 47: NUMLINT_BENCH_OLD_OPTIONS=-Dnumlint.clang.prefixPch=false).
+#
 # Usage: NUMLINT_BENCH_OLD=../old/numlint bench/small-tree.sh [ROUNDS] TREE...   (each TREE configured with its own
 #        build: TREE/build/compile_commands.json; without NUMLINT_BENCH_OLD only new and clang-tidy run)
 #        Without a TREE (smoke mode): one round on a built-in two-file tree with its own compile database; its
@@ -21,7 +25,9 @@ ROUNDS=5
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then ROUNDS="$1"; shift; fi
 JOBS="${NUMLINT_BENCH_JOBS:-2}"
 OLD="${NUMLINT_BENCH_OLD:-}"
+OLD_OPTIONS="${NUMLINT_BENCH_OLD_OPTIONS:-}"
 NEW="$ROOT/numlint"
+if [ -n "$OLD_OPTIONS" ] && [ -z "$OLD" ]; then OLD="$NEW"; fi
 TIDY="$(command -v clang-tidy-19 || command -v clang-tidy || true)"
 MEASURE="$ROOT/bench/measure.py"
 tmp="$(mktemp -d)"
@@ -48,9 +54,10 @@ print("yes" if all(key(x) == key(r[0]) for x in r) else "NO")' "$@"
 
 # scan LAUNCHER TREE LABEL: "WALL CPU" of one cold scan; the report in $tmp/LABEL.json
 scan() {
-  local l="$1" d="$2" label="$3"
+  local l="$1" d="$2" label="$3" opts="${JAVA_TOOL_OPTIONS:-}"
   rm -rf "$tmp/cache-$label"
-  read -r w _ c < <(python3 "$MEASURE" "$l" scan --ptx off --jobs "$JOBS" --scope build -p "$d/build" \
+  case "$label" in *old) opts="${opts:+$opts }$OLD_OPTIONS" ;; esac
+  read -r w _ c < <(JAVA_TOOL_OPTIONS="$opts" python3 "$MEASURE" "$l" scan --ptx off --jobs "$JOBS" --scope build -p "$d/build" \
     --cache-dir "$tmp/cache-$label" --format json --output "$tmp/$label.json" "$d")
   echo "$w $c"
 }
