@@ -38,14 +38,6 @@ class UnitHeadersTest {
         return new Scan(r, cuda.stats());
     }
 
-    private static List<String> hits(ScanResult r) {
-        return r.findings().stream()
-                .filter(f -> !f.suppressed())
-                .map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId() + " " + f.level())
-                .sorted()
-                .toList();
-    }
-
     private static List<Notification> notices(ScanResult r, String file) {
         return r.notifications().stream().filter(n -> file.equals(n.file())).toList();
     }
@@ -74,13 +66,13 @@ class UnitHeadersTest {
         assertThat(s.stats().clangFromUnits.get()).isEqualTo(1);
         assertThat(s.stats().clangHeadersAlone.get()).isZero();
         // the header's cast reported once, at the header's line
-        assertThat(hits(s.result())).containsExactly("bins.h:5 NL001 ERROR");
+        assertThat(ScanHits.of(s.result())).containsExactly("bins.h:5 NL001 ERROR");
         // a header no compiled unit includes: parsed alone, and counted so
         Files.writeString(src.resolve("lonely.h"), HEADER.replace("BINS_H", "LONELY_H"));
         Scan t = scan(src, dir.resolve("cache2"));
         assertThat(t.stats().clangUnits.get()).isEqualTo(3);
         assertThat(t.stats().clangHeadersAlone.get()).isEqualTo(1);
-        assertThat(hits(t.result())).containsExactly("bins.h:5 NL001 ERROR", "lonely.h:5 NL001 ERROR");
+        assertThat(ScanHits.of(t.result())).containsExactly("bins.h:5 NL001 ERROR", "lonely.h:5 NL001 ERROR");
     }
 
     @Test
@@ -104,7 +96,7 @@ class UnitHeadersTest {
         assertThat(s.stats().clangUnits.get()).isEqualTo(1);
         assertThat(s.stats().clangFromUnits.get()).isEqualTo(4);
         // each source's cast at its own line, once, with the unit's macro
-        assertThat(hits(s.result())).containsExactlyElementsOf(expected);
+        assertThat(ScanHits.of(s.result())).containsExactlyElementsOf(expected);
     }
 
     @Test
@@ -120,18 +112,18 @@ class UnitHeadersTest {
                 "#include \"types.h\"\n#include \"bins.h\"\nunsigned int a(real x) { return bin_of(x, 2); }\n");
         Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c"));
         Path cache = dir.resolve("cache");
-        assertThat(hits(scan(src, cache).result())).containsExactly("bins.h:3 NL001 ERROR");
+        assertThat(ScanHits.of(scan(src, cache).result())).containsExactly("bins.h:3 NL001 ERROR");
         // nothing changed: every analysis from the cache, no parse
         Scan again = scan(src, cache);
         assertThat(again.stats().clangUnits.get()).isZero();
-        assertThat(hits(again.result())).containsExactly("bins.h:3 NL001 ERROR");
+        assertThat(ScanHits.of(again.result())).containsExactly("bins.h:3 NL001 ERROR");
         // 'real' becomes an integer type in the unit's earlier header: the header's entry is not reused
         Files.writeString(src.resolve("types.h"), "typedef int real;\n");
         Scan changed = scan(src, cache);
         // both headers (types.h changed, bins.h's unit read it) from the one parse of a.c
         assertThat(changed.stats().clangUnits.get()).isEqualTo(1);
         assertThat(changed.stats().clangFromUnits.get()).isEqualTo(2);
-        assertThat(hits(changed.result())).doesNotContain("bins.h:3 NL001 ERROR");
+        assertThat(ScanHits.of(changed.result())).doesNotContain("bins.h:3 NL001 ERROR");
     }
 
     @Test
@@ -155,7 +147,7 @@ class UnitHeadersTest {
         assertThat(s.stats().clangUnits.get()).isEqualTo(1);
         assertThat(s.stats().clangFromUnits.get()).isEqualTo(12);
         assertThat(s.stats().clangHeadersAlone.get()).isZero();
-        assertThat(hits(s.result())).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(ScanHits.of(s.result())).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(s.result().notifications()).noneMatch(n -> n.id().startsWith("clang-"));
     }
 
@@ -198,7 +190,7 @@ class UnitHeadersTest {
         // before: parsed alone as CUDA, Clang stopped at 'new' and at SCALE (no compile command) with a clang-error
         // notice on the header, and the cast was not reported
         assertThat(notices(s.result(), "grid.h")).noneMatch(n -> n.id().equals("clang-error"));
-        assertThat(hits(s.result())).contains("grid.h:6 NL001 ERROR");
+        assertThat(ScanHits.of(s.result())).contains("grid.h:6 NL001 ERROR");
         assertThat(s.stats().clangUnits.get()).isEqualTo(1);
     }
 
@@ -213,7 +205,7 @@ class UnitHeadersTest {
         // before: read alone as CUDA with -std=c++17 (guessed), Clang stopped at 'new' (a clang-error notice) and the
         // cast was not reported
         assertThat(notices(s.result(), "spare.h")).noneMatch(n -> n.id().equals("clang-error"));
-        assertThat(hits(s.result())).contains("spare.h:6 NL001 ERROR");
+        assertThat(ScanHits.of(s.result())).contains("spare.h:6 NL001 ERROR");
     }
 
     @Test
@@ -233,7 +225,7 @@ class UnitHeadersTest {
         Scan s = scan(src, dir.resolve("cache"));
         // before: read with -std=c++17, "unknown type name 'concept'", and the template's cast was lost
         assertThat(notices(s.result(), "bins.hpp")).noneMatch(n -> n.id().equals("clang-error"));
-        assertThat(hits(s.result())).contains("bins.hpp:4 NL001 ERROR");
+        assertThat(ScanHits.of(s.result())).contains("bins.hpp:4 NL001 ERROR");
     }
 
     /**
