@@ -35,7 +35,14 @@ class ClassTemplateObjectsTest {
                 struct Counts {
                     U *data;
                     unsigned char byte(int x) const { return (unsigned char)data[x]; }
+                    unsigned char peak(int x) const { return (unsigned char)operator()(x, 0); }
+                    U &operator()(int x, int y) const { return data[x + y]; }
+                    U operator()(float x) const { return data[0]; }
+                    void weights(Counts<float> &w) const;
                 };
+                // a member defined outside its class: the specialization its body names instantiates nothing
+                template <class U>
+                void Counts<U>::weights(Counts<float> &w) const { w.data[0] = w.byte(0); }
                 """);
         Files.writeString(
                 src.resolve("main.cpp"),
@@ -56,7 +63,8 @@ class ClassTemplateObjectsTest {
                 .filter(f -> !f.suppressed() && f.ruleId().equals("NL001"))
                 .map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.level())
                 .toList();
-        // Tensor<float>: an error; Counts<int>: no floating value
+        // Tensor<float>: an error; Counts<int> (the only Counts the program makes): no floating value, also through
+        // the overloaded operator() that peak() calls
         assertThat(hits).containsExactly("tensor.h:5 ERROR");
     }
 }

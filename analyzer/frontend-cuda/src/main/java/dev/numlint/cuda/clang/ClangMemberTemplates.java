@@ -58,17 +58,71 @@ final class ClangMemberTemplates {
         String[] found = new String[1];
         op.forEach(n -> {
             if (found[0] != null || n.kind != CXCursor_CallExpr || n.canonKind != CXType_Dependent) return;
-            if (n.refUsr == null || !cls.equals(classOf(n.refUsr))) return;
-            String r = results.get(n.refUsr);
-            Matcher m = r == null ? null : RESULT.matcher(r);
-            if (m != null && m.matches()) found[0] = m.group(1);
+            if (n.refUsr != null) {
+                if (cls.equals(classOf(n.refUsr))) found[0] = param(results.get(n.refUsr));
+                return;
+            }
+            // an overloaded member (operator()(x, y, 0) beside operator()(float, float)): the overloads of that name
+            // that take as many arguments, when they all return the same parameter
+            String name = overloaded(n);
+            if (name == null) return;
+            String one = null;
+            for (Map.Entry<String, String> e : results.entrySet()) {
+                String key = e.getKey();
+                if (!key.startsWith(cls + "@F@" + name + "#") || !cls.equals(classOf(key))) continue;
+                String[] ra = e.getValue().split("\0", 2);
+                if (ra.length < 2 || !ra[1].equals(String.valueOf(n.children.size() - 1))) continue;
+                String q = param(ra[0]);
+                if (q == null || one != null && !one.equals(q)) return;
+                one = q;
+            }
+            found[0] = one;
         });
         return found[0];
     }
 
+    private static String param(String result) {
+        if (result == null) return null;
+        Matcher m = RESULT.matcher(result.split("\0", 2)[0]);
+        return m.matches() ? m.group(1) : null;
+    }
+
+    /** The member name an unresolved call names ({@code operator()}, {@code at}), or null. */
+    private static String overloaded(ClangNode call) {
+        if (call.children.isEmpty()) return null;
+        String[] name = new String[1];
+        call.children.get(0).forEach(c -> {
+            if (name[0] == null && c.kind == CXCursor_OverloadedDeclRef && c.spelling != null && !c.spelling.isEmpty())
+                name[0] = c.spelling;
+        });
+        return name[0];
+    }
+
+    /** The number of parameters of a function type's canonical spelling ("T &(int, int) const": 2), or -1. */
+    static int arity(String canon) {
+        int open = canon.indexOf('(');
+        if (open < 0) return -1;
+        int depth = 0;
+        int commas = 0;
+        StringBuilder inside = new StringBuilder();
+        for (int i = open + 1; i < canon.length(); i++) {
+            char c = canon.charAt(i);
+            if (c == ')' && depth == 0) break;
+            if (c == '(' || c == '<' || c == '[') depth++;
+            else if (c == ')' || c == '>' || c == ']') depth--;
+            else if (c == ',' && depth == 0) commas++;
+            inside.append(c);
+        }
+        String in = inside.toString().strip();
+        return in.isEmpty() || in.equals("void") ? 0 : commas + 1;
+    }
+
     private static final Map<ClangUnit, Map<String, String>> RESULTS = new java.util.WeakHashMap<>();
 
-    /** The declared result type (canonical) of every member function of a class template in the unit, by USR. */
+    /**
+     * The declared result type (canonical) of every member function of a class template in the unit and its number of
+     * parameters ("type-parameter-0-0 &" NUL "3"), by USR.
+     */
     private static Map<String, String> results(ClangUnit unit) {
         synchronized (RESULTS) {
             Map<String, String> r = RESULTS.get(unit);
@@ -80,7 +134,7 @@ final class ClangMemberTemplates {
                 if (n.kind != CXCursor_CXXMethod || n.usr == null || n.canon == null || classOf(n.usr) == null) return;
                 int paren = n.canon.indexOf('(');
                 if (paren > 0)
-                    out.putIfAbsent(n.usr, n.canon.substring(0, paren).strip());
+                    out.putIfAbsent(n.usr, n.canon.substring(0, paren).strip() + "\0" + arity(n.canon));
             });
         }
         synchronized (RESULTS) {

@@ -170,9 +170,12 @@ final class ClangWalker {
         if (parents.size() < ClangParser.MAX_DEPTH
                 && !LEAVES.contains(kind)
                 && !ClangLiterals.integerTable(n, c, text)) {
+            // a member of a class template defined outside its class is a template too: the specializations its
+            // body names (CTensor<float> in CTensor<T>::downsample) are no instantiation of this file's code
             boolean tmpl = kind == CXCursor_FunctionTemplate
                     || kind == CXCursor_ClassTemplate
-                    || kind == CXCursor_ClassTemplatePartialSpecialization;
+                    || kind == CXCursor_ClassTemplatePartialSpecialization
+                    || ClangMemberTemplates.outOfLine(n) != null;
             if (tmpl) inTemplate++;
             parents.push(n);
             try {
