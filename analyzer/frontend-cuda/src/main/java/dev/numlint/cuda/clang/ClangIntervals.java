@@ -141,12 +141,21 @@ final class ClangIntervals {
                 boolean array = base != null
                         && (base.canonKind == CXType_ConstantArray || base.canonKind == CXType_IncompleteArray);
                 double[] x = array ? stored(base) : null;
+                if (x == null && array && base.kind == CXCursor_DeclRefExpr) x = table(base);
                 return x != null ? x : byType(n);
             }
             default -> {
                 return byType(n);
             }
         }
+    }
+
+    /** The bounds of a const array's initializer ({@link ClangWalker#constantTable}), or null. */
+    private double[] table(ClangNode ref) {
+        if (ref.refUsr == null) return null;
+        Double lo = unit.memberConstants().get(ClangWalker.TABLE + ref.refUsr + ":lo");
+        Double hi = unit.memberConstants().get(ClangWalker.TABLE + ref.refUsr + ":hi");
+        return lo == null || hi == null ? null : new double[] {lo, hi};
     }
 
     /**

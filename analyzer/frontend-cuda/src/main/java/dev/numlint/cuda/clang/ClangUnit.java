@@ -178,7 +178,7 @@ public final class ClangUnit {
         return this;
     }
 
-    /** "Type::member" to the value of that constant static member (the wire format, {@link ClangLoops}). */
+    /** "Type::member" to a constant static member's value ({@link ClangLoops}), "table:USR:lo|hi" to a table's bounds. */
     Map<String, Double> memberConstants() {
         return memberConstants;
     }

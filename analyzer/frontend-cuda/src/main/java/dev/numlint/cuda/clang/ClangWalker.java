@@ -162,6 +162,7 @@ final class ClangWalker {
             p.children.add(n);
         }
         if (kind == CXCursor_CallExpr) templateArguments(clang_getCursorReferenced(c));
+        if (kind == CXCursor_DeclRefExpr) constantTable(c, n);
         if (kind == CXCursor_OverloadedDeclRef
                 || kind == CXCursor_DeclRefExpr
                         && (n.canonKind == CXType_FunctionProto || n.canonKind == CXType_FunctionNoProto))
@@ -384,6 +385,64 @@ final class ClangWalker {
         } finally {
             members.close();
         }
+    }
+
+    /** The key prefix of a constant table's bounds among the unit's constants ({@link #constantTable}). */
+    static final String TABLE = "table:";
+
+    private final java.util.Set<String> tablesRead = new java.util.HashSet<>();
+
+    /**
+     * Records the bounds of the elements of the const array {@code ref} names ({@code const float parula[256][3] =
+     * {...}}, a colormap in a header) under "table:USR:lo" and ":hi" with the constants: the least and the greatest
+     * value of its initializer, 0 among them when the initializer is shorter than the array; nothing when an element is
+     * no constant or the array is not const. Read once per array, wherever it is defined.
+     */
+    void constantTable(CXCursor ref, ClangNode n) {
+        if (n.refUsr == null || n.canon == null || n.canonKind != CXType_ConstantArray || !n.canon.startsWith("const "))
+            return;
+        if (!tablesRead.add(n.refUsr) || memberConstants.size() >= ClangParser.MAX_MEMBER_CONSTANTS) return;
+        CXCursor decl = clang_getCursorReferenced(ref);
+        if (clang_Cursor_isNull(decl) != 0 || clang_getCursorKind(decl) != CXCursor_VarDecl) return;
+        long total = 1;
+        CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+        while (t.kind() == CXType_ConstantArray && total < (1L << 24)) {
+            total *= Math.max(0, clang_getArraySize(t));
+            t = clang_getCanonicalType(clang_getArrayElementType(t));
+        }
+        if (t.kind() < CXType_Bool || t.kind() > CXType_LongDouble || total <= 0 || total >= (1L << 20)) return;
+        long size = total;
+        double[] b = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        long[] count = {0};
+        boolean[] bad = {false};
+        CXCursorVisitor elements = new CXCursorVisitor() {
+            @Override
+            public int call(CXCursor c, CXCursor parent, CXClientData data) {
+                int k = clang_getCursorKind(c);
+                if (k == CXCursor_InitListExpr) return CXChildVisit_Recurse;
+                if (clang_getCursorKind(parent) != CXCursor_InitListExpr) return CXChildVisit_Continue;
+                Double v = evaluate(c);
+                if (v == null || v.isNaN() || ++count[0] > size) {
+                    bad[0] = true;
+                    return CXChildVisit_Break;
+                }
+                b[0] = Math.min(b[0], v);
+                b[1] = Math.max(b[1], v);
+                return CXChildVisit_Continue;
+            }
+        };
+        try {
+            clang_visitChildren(decl, elements, (CXClientData) null);
+        } finally {
+            elements.close();
+        }
+        if (bad[0] || count[0] == 0) return;
+        if (count[0] < total) {
+            b[0] = Math.min(b[0], 0);
+            b[1] = Math.max(b[1], 0);
+        }
+        memberConstants.put(TABLE + n.refUsr + ":lo", b[0]);
+        memberConstants.put(TABLE + n.refUsr + ":hi", b[1]);
     }
 
     /** Expression kinds libclang never spells: literals (not strings), parentheses, subscripts, explicit casts. */
