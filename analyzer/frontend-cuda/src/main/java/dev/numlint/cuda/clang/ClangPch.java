@@ -151,16 +151,22 @@ final class ClangPch {
     /** Parses per prefix key in this process: a prefix is precompiled when its second unit comes. */
     private static final Map<String, Integer> SEEN = new ConcurrentHashMap<>();
 
-    /** Whether the leading system headers are precompiled ({@code -Dnumlint.clang.prefixPch}, default true). */
+    /**
+     * Whether the leading system headers of C++ units are precompiled ({@code -Dnumlint.clang.prefixPch=true}; off by
+     * default: on five code bases of session 47 it saved CPU time on two and cost it on one, where headers were built
+     * for few units, docs/frontend/fixes-session47.md).
+     */
     static boolean prefixEnabled() {
-        return enabled() && !"false".equalsIgnoreCase(System.getProperty("numlint.clang.prefixPch", "true"));
+        return enabled() && "true".equalsIgnoreCase(System.getProperty("numlint.clang.prefixPch", "false"));
     }
 
     /** The precompiled leading system headers of {@code file} (see {@link #choose}), or null. */
     static Header prefix(
             CXIndex index, List<String> args, Path file, byte[] text, Map<Path, byte[]> headers, Path cacheDir) {
         Path root = ClangDiagnostics.treeRoot();
-        if (!prefixEnabled() || root == null || (cuda(args) && cxx20(args))) return null;
+        // C++ host units only: a CUDA unit already shares the runtime headers' one header (a prefix would parse the
+        // wrapper again per prefix), and a C unit's system headers cost less to parse than a header costs to build
+        if (!prefixEnabled() || root == null || !cxx(args)) return null;
         ClangSystemPrefix.Prefix p = ClangSystemPrefix.of(file, text, headers, args, root);
         if (p.isEmpty()) return null;
         List<String> set = new ArrayList<>(args);
@@ -434,6 +440,13 @@ final class ClangPch {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    static boolean cxx(List<String> args) {
+        for (int i = 0; i + 1 < args.size(); i++) {
+            if (args.get(i).equals("-x") && args.get(i + 1).equals("c++")) return true;
+        }
+        return false;
     }
 
     static boolean cuda(List<String> args) {
