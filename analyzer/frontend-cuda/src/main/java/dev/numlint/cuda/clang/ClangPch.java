@@ -360,7 +360,8 @@ final class ClangPch {
                 Object h = build(
                         index, key, set, new Target(tmp, store.resolve(name + "." + source.ext()), files), source);
                 if (h == FAILED) {
-                    if (!files.isEmpty()) write(store, name, key, files, rejected);
+                    // refused by its checks (not a save that failed): remembered while its inputs are unchanged
+                    if (source.check() != null && !files.isEmpty()) write(store, name, key, files, rejected);
                     return FAILED;
                 }
                 try {
