@@ -56,7 +56,8 @@ class ClangPchTest {
         return fe.arguments(f, ClangFrontEnd.Language.CUDA, BuildContext.defaults());
     }
 
-    private static List<String> dump(ClangUnit u) {
+    /** Every cursor of a unit with what the checks read of it (kind, types, value, references, extent). */
+    static List<String> dump(ClangUnit u) {
         List<String> out = new ArrayList<>();
         for (ClangNode t : u.top()) {
             t.forEach(n -> out.add(n + " type=" + n.type + " pointee=" + n.pointee + " value=" + n.value + " ref="

@@ -138,15 +138,6 @@ class ClangSystemPrefixTest {
         return u;
     }
 
-    private static List<String> dump(ClangUnit u) {
-        List<String> out = new ArrayList<>();
-        for (ClangNode t : u.top()) {
-            t.forEach(n -> out.add(n + " type=" + n.type + " pointee=" + n.pointee + " value=" + n.value + " ref="
-                    + n.ref + " refUsr=" + n.refUsr + " usr=" + n.usr + " at " + n.offset + "-" + n.endOffset));
-        }
-        return out;
-    }
-
     static final String HEADER =
             """
             #ifndef PROJ_H
@@ -196,10 +187,10 @@ class ClangSystemPrefixTest {
 
         assertThat(plainA.errors()).isZero();
         assertThat(pchA.errors()).isZero();
-        assertThat(dump(plainA)).hasSizeGreaterThan(30);
-        assertThat(dump(first)).isEqualTo(dump(plainA));
-        assertThat(dump(pchA)).isEqualTo(dump(plainA));
-        assertThat(dump(pchB)).isEqualTo(dump(plainB));
+        assertThat(ClangPchTest.dump(plainA)).hasSizeGreaterThan(30);
+        assertThat(ClangPchTest.dump(first)).isEqualTo(ClangPchTest.dump(plainA));
+        assertThat(ClangPchTest.dump(pchA)).isEqualTo(ClangPchTest.dump(plainA));
+        assertThat(ClangPchTest.dump(pchB)).isEqualTo(ClangPchTest.dump(plainB));
         assertThat(pchA.conversions())
                 .filteredOn(ClangUnit.Conversion::explicit)
                 .extracting(c -> c.node().line + ":" + c.from() + "->" + c.to())
