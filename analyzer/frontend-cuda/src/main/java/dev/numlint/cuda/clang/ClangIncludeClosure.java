@@ -203,22 +203,39 @@ final class ClangIncludeClosure {
     /** The include directories of a compile command ({@code -I dir}, {@code -Idir}, -iquote, -isystem, -idirafter). */
     static List<Path> includeDirs(List<String> args, Path file) {
         List<Path> out = new ArrayList<>();
+        for (IncludeFlag f : includeFlags(args, file)) out.add(f.dir());
+        return out;
+    }
+
+    /** One include directory of a compile command and the flag that names it ({@code -I}, -iquote, ...). */
+    record IncludeFlag(String flag, Path dir) {}
+
+    /**
+     * The include directories of a compile command in the order written, each with its flag; a relative one against
+     * the directory of {@code file}.
+     */
+    static List<IncludeFlag> includeFlags(List<String> args, Path file) {
+        List<IncludeFlag> out = new ArrayList<>();
         Path base = file.toAbsolutePath().getParent();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             String d = null;
+            String flag = null;
             for (String f : List.of("-I", "-iquote", "-isystem", "-idirafter")) {
                 if (a.equals(f) && i + 1 < args.size()) {
                     d = args.get(++i);
                 } else if (a.startsWith(f) && a.length() > f.length() && !a.equals(f)) {
                     d = a.substring(f.length());
                 }
-                if (d != null) break;
+                if (d != null) {
+                    flag = f;
+                    break;
+                }
             }
             if (d == null || d.isEmpty()) continue;
             try {
                 Path p = Path.of(d);
-                out.add((p.isAbsolute() || base == null ? p : base.resolve(p)).normalize());
+                out.add(new IncludeFlag(flag, (p.isAbsolute() || base == null ? p : base.resolve(p)).normalize()));
             } catch (RuntimeException bad) {
                 // not a path: Clang ignores it as well
             }

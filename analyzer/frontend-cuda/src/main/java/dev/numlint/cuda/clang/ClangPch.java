@@ -444,15 +444,17 @@ final class ClangPch {
     }
 
     static boolean cxx(List<String> args) {
-        for (int i = 0; i + 1 < args.size(); i++) {
-            if (args.get(i).equals("-x") && args.get(i + 1).equals("c++")) return true;
-        }
-        return false;
+        return language(args, "c++");
     }
 
     static boolean cuda(List<String> args) {
+        return language(args, "cuda");
+    }
+
+    /** Whether the arguments select the language {@code x} ({@code -x x}). */
+    private static boolean language(List<String> args, String x) {
         for (int i = 0; i + 1 < args.size(); i++) {
-            if (args.get(i).equals("-x") && args.get(i + 1).equals("cuda")) return true;
+            if (args.get(i).equals("-x") && args.get(i + 1).equals(x)) return true;
         }
         return false;
     }

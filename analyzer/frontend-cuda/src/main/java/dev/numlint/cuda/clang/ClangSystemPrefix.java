@@ -61,33 +61,19 @@ final class ClangSystemPrefix {
         }
     }
 
-    /** The search directories of a compile command, by kind. */
+    /** The search directories of a compile command, by kind ({@link ClangIncludeClosure#includeFlags}). */
     record Dirs(List<Path> quote, List<Path> angle) {
-        static Dirs of(List<String> args) {
+        static Dirs of(List<String> args, Path file) {
             List<Path> quote = new ArrayList<>();
             List<Path> angle = new ArrayList<>();
             List<Path> system = new ArrayList<>();
             List<Path> after = new ArrayList<>();
-            for (int i = 0; i < args.size(); i++) {
-                String a = args.get(i);
-                String[] opts = {"-iquote", "-isystem", "-idirafter", "-I"};
-                for (String o : opts) {
-                    String d = null;
-                    if (a.equals(o) && i + 1 < args.size()) d = args.get(++i);
-                    else if (a.startsWith(o) && a.length() > o.length()) d = a.substring(o.length());
-                    if (d == null) continue;
-                    try {
-                        Path p = Path.of(d).toAbsolutePath().normalize();
-                        switch (o) {
-                            case "-iquote" -> quote.add(p);
-                            case "-I" -> angle.add(p);
-                            case "-isystem" -> system.add(p);
-                            default -> after.add(p);
-                        }
-                    } catch (RuntimeException bad) {
-                        // not a path: Clang ignores it as well
-                    }
-                    break;
+            for (ClangIncludeClosure.IncludeFlag f : ClangIncludeClosure.includeFlags(args, file)) {
+                switch (f.flag()) {
+                    case "-iquote" -> quote.add(f.dir());
+                    case "-I" -> angle.add(f.dir());
+                    case "-isystem" -> system.add(f.dir());
+                    default -> after.add(f.dir());
                 }
             }
             angle.addAll(system);
@@ -98,7 +84,7 @@ final class ClangSystemPrefix {
 
     /** The prefix of {@code file} (its {@code text}), the project's {@code headers} with the bytes the scan read. */
     static Prefix of(Path file, byte[] text, Map<Path, byte[]> headers, List<String> args, Path root) {
-        Walk w = new Walk(headers, Dirs.of(args), root);
+        Walk w = new Walk(headers, Dirs.of(args, file), root);
         w.file(file.toAbsolutePath().normalize(), text, new ArrayList<>());
         return new Prefix(List.copyOf(w.includes), w.includes.isEmpty() ? Set.of() : w.macrosAtLast);
     }
