@@ -58,34 +58,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** Per-file budget of the front end: tokens after preprocessing, and wall time for the function bodies. */
     static final int MAX_TOKENS = 8_000_000;
 
-    /**
-     * CPU time per file for the function bodies ({@code -Dnumlint.cuda.fileBudgetMs}): 5 s, once more per 256 KB of the
-     * file up to 16 (CImg.h's 3 MB, session 46), so that a file made to take minutes costs seconds per its size.
-     */
-    static final long FILE_BUDGET_MS = 5_000;
-
-    static long fileBudgetNanos(long bytes) {
-        long budgets = Math.min(16, 1 + Math.max(0, bytes) / 256_000);
-        return Math.max(1, Long.getLong("numlint.cuda.fileBudgetMs", FILE_BUDGET_MS)) * budgets * 1_000_000L;
-    }
-    /**
-     * Tokens of one function body the front end parses ({@code -Dnumlint.cuda.maxFunctionTokens}). The parse tree and
-     * the facts of a function are held whole while it is analyzed (about 500 bytes a token), so a generated function
-     * of 100,000 lines (1.5 million tokens) took 1.3 GB; past the limit the function gets an {@code over-budget}
-     * notice and the rest of the file is analyzed. Hand-written kernels have a few thousand tokens.
-     */
-    static final int MAX_FUNCTION_TOKENS = 400_000;
-
-    static int maxFunctionTokens() {
-        return Math.max(1, Integer.getInteger("numlint.cuda.maxFunctionTokens", MAX_FUNCTION_TOKENS));
-    }
-
     /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
     private volatile long maxHeaderBytes = ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
     private static final int MAX_NESTING = 200;
 
     private final CudaStats stats = new CudaStats();
+    /** The C, C++ and CUDA files of the last scan, with those its includes reached ({@link UninstantiatedTemplates}). */
+    private volatile List<Path> treeFiles;
     /** Whether the scan was given a compilation database ({@code -p}): the undefined-types notice's next step. */
     private volatile boolean databaseGiven;
 
@@ -129,6 +109,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<dev.numlint.model.DeclaredFunction> functions,
             List<dev.numlint.model.KernelLaunch> launches) {
         boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
+        findings = UninstantiatedTemplates.review(findings, treeFiles);
         List<dev.numlint.model.Finding> oneThread =
                 BuildChoices.review(OnlyComparisons.review(OneThreadKernels.review(findings, launches, unread)));
         return CudaChecks.review(
@@ -258,6 +239,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (scope != null) scope.report(sink);
         run.flushIncludedByName(sink);
         run.flushLeftOut(sink);
+        treeFiles = UninstantiatedTemplates.tree(ctx, all, run.included.keySet());
         dev.numlint.model.Timings.line("cuda-source " + stats);
         Notification undefined = run.undefinedTypes.summary(databaseGiven);
         if (undefined != null) sink.notify(undefined);
@@ -601,9 +583,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ? null
                     : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
+            // the template patterns of a file the build compiles: the scan decides whether any code names them
+            if (clang != null && bc.compiled()) rep.templatePatterns(UninstantiatedTemplates.patterns(clang.unit()));
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it
-            dev.numlint.model.WorkBudget.start(fileBudgetNanos(bytes.length));
+            dev.numlint.model.WorkBudget.start(FrontEndBudgets.fileBudgetNanos(bytes.length));
             try {
                 // a file compiled on its own: callers of its static and inline functions are all in it
                 java.util.function.BooleanSupplier alone =
@@ -648,7 +632,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                             : "")
                                     + (rest > 0 ? rest + " function" + (rest == 1 ? "" : "s") + " not analyzed" : "")
                                     + ": the file took longer than the CUDA front end's per-file budget of "
-                                    + fileBudgetNanos(bytes.length) / 1_000_000L + " ms of CPU time for its size (set"
+                                    + FrontEndBudgets.fileBudgetNanos(bytes.length) / 1_000_000L
+                                    + " ms of CPU time for its size (set"
                                     + " -Dnumlint.cuda.fileBudgetMs to raise it); the scan goes on"));
                     break;
                 }
@@ -684,7 +669,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             CallSiteRanges callSites,
             ClangSupplement clang) {
         int size = f.bodyEnd - f.bodyStart + 1;
-        if (size > maxFunctionTokens()) {
+        if (size > FrontEndBudgets.maxFunctionTokens()) {
             stats.failed.incrementAndGet();
             sink.notify(new Notification(
                     rel,
@@ -692,7 +677,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     Level.WARNING,
                     "over-budget",
                     "function '" + f.name + "' (line " + f.line + ") not analyzed: " + size
-                            + " tokens, more than the CUDA front end's limit of " + maxFunctionTokens()
+                            + " tokens, more than the CUDA front end's limit of " + FrontEndBudgets.maxFunctionTokens()
                             + " per function (set -Dnumlint.cuda.maxFunctionTokens to raise it); the rest of the file"
                             + " was analyzed"));
             // the notice names it as not analyzed: Clang adds to it only what it adds to an analyzed function (its

@@ -44,6 +44,12 @@ final class Reporter implements CudaReport {
     final Set<Integer> atomicLines = new HashSet<>();
     /** The consequences without a decision that checks wrote for a site, in the order they stated them. */
     private final java.util.Map<Site, List<String>> undecided = new java.util.IdentityHashMap<>();
+    /** The template patterns of the file ({@link UninstantiatedTemplates}): first line, last line, property. */
+    private final List<TemplatePattern> patterns = new java.util.ArrayList<>();
+
+    /** A template pattern's lines and the property its findings carry ({@link UninstantiatedTemplates#PROPERTY}). */
+    record TemplatePattern(int startLine, int endLine, String property) {}
+
     /** The loop-carried sum a check stated for a site ({@link CudaReport#sum}), for the finding it reports next. */
     private final java.util.Map<Site, Identity.Sum> sums = new java.util.IdentityHashMap<>();
 
@@ -54,6 +60,21 @@ final class Reporter implements CudaReport {
         this.rel = ctx.relativize(file);
         this.build = build;
         this.dialect = dialect;
+    }
+
+    /** Marks the findings in these template patterns for the scan's decision ({@link UninstantiatedTemplates}). */
+    void templatePatterns(List<TemplatePattern> in) {
+        patterns.addAll(in);
+    }
+
+    /** The property of the innermost template pattern holding {@code line}, or null. */
+    private String pattern(int line) {
+        TemplatePattern best = null;
+        for (TemplatePattern p : patterns) {
+            if (line < p.startLine() || line > p.endLine()) continue;
+            if (best == null || p.endLine() - p.startLine() < best.endLine() - best.startLine()) best = p;
+        }
+        return best == null ? null : best.property();
     }
 
     @Override
@@ -313,6 +334,8 @@ final class Reporter implements CudaReport {
         if (pos.condition() != null) b.property("configuration", pos.condition());
         if (pos.macro() != null) b.property("macro", pos.macro());
         if (property != null) b.property(property, true);
+        String pattern = pattern(at.line());
+        if (pattern != null) b.property(UninstantiatedTemplates.PROPERTY, pattern);
         if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }
