@@ -805,11 +805,11 @@ class CudaSourceAnalyzerTest {
 
     @Test
     void theFunctionBudgetGrowsWithTheFileUpToSixteenBudgets() {
-        long one = CudaSourceAnalyzer.fileBudgetNanos(0);
+        long one = FrontEndBudgets.fileBudgetNanos(0);
         assertThat(one).isEqualTo(5_000_000_000L);
-        assertThat(CudaSourceAnalyzer.fileBudgetNanos(200_000)).isEqualTo(one);
+        assertThat(FrontEndBudgets.fileBudgetNanos(200_000)).isEqualTo(one);
         // CImg.h, 3,093,888 bytes: 13 budgets
-        assertThat(CudaSourceAnalyzer.fileBudgetNanos(3_093_888)).isEqualTo(13 * one);
-        assertThat(CudaSourceAnalyzer.fileBudgetNanos(1L << 40)).isEqualTo(16 * one);
+        assertThat(FrontEndBudgets.fileBudgetNanos(3_093_888)).isEqualTo(13 * one);
+        assertThat(FrontEndBudgets.fileBudgetNanos(1L << 40)).isEqualTo(16 * one);
     }
 }

@@ -64,8 +64,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
     private static final int MAX_NESTING = 200;
 
     private final CudaStats stats = new CudaStats();
-    /** The C, C++ and CUDA files of the last scan, with those its includes reached ({@link UninstantiatedTemplates}). */
-    private volatile List<Path> treeFiles;
+    /** The C, C++ and CUDA files of the last scan, with those its includes reached ({@link UnreachableCode}). */
+    private volatile Map<Path, String> treeFiles;
     /** Whether the scan was given a compilation database ({@code -p}): the undefined-types notice's next step. */
     private volatile boolean databaseGiven;
 
@@ -109,7 +109,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<dev.numlint.model.DeclaredFunction> functions,
             List<dev.numlint.model.KernelLaunch> launches) {
         boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
-        findings = UninstantiatedTemplates.review(findings, treeFiles);
+        findings = UnreachableCode.review(findings, treeFiles, functions);
         List<dev.numlint.model.Finding> oneThread =
                 BuildChoices.review(OnlyComparisons.review(OneThreadKernels.review(findings, launches, unread)));
         return CudaChecks.review(
@@ -239,7 +239,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (scope != null) scope.report(sink);
         run.flushIncludedByName(sink);
         run.flushLeftOut(sink);
-        treeFiles = UninstantiatedTemplates.tree(ctx, all, run.included.keySet());
+        treeFiles = UnreachableCode.tree(ctx, all, run.included.keySet());
         dev.numlint.model.Timings.line("cuda-source " + stats);
         Notification undefined = run.undefinedTypes.summary(databaseGiven);
         if (undefined != null) sink.notify(undefined);
@@ -583,8 +583,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ? null
                     : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
-            // the template patterns of a file the build compiles: the scan decides whether any code names them
-            if (clang != null && bc.compiled()) rep.templatePatterns(UninstantiatedTemplates.patterns(clang.unit()));
+            // the functions of a file the build compiles: the scan decides which of them code that runs names
+            if (clang != null && bc.compiled()) {
+                var definitions = dev.numlint.cuda.clang.ClangDefinitions.of(clang.unit());
+                rep.definitions(UnreachableCode.marks(definitions));
+                if (!run.variantPass.get()) sink.functions(UnreachableCode.declared(rel, definitions));
+            }
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it
             dev.numlint.model.WorkBudget.start(FrontEndBudgets.fileBudgetNanos(bytes.length));

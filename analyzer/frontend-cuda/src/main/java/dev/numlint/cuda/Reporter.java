@@ -44,11 +44,11 @@ final class Reporter implements CudaReport {
     final Set<Integer> atomicLines = new HashSet<>();
     /** The consequences without a decision that checks wrote for a site, in the order they stated them. */
     private final java.util.Map<Site, List<String>> undecided = new java.util.IdentityHashMap<>();
-    /** The template patterns of the file ({@link UninstantiatedTemplates}): first line, last line, property. */
-    private final List<TemplatePattern> patterns = new java.util.ArrayList<>();
+    /** The function definitions of the file ({@link UnreachableCode}): first line, last line, property. */
+    private final List<Definition> definitions = new java.util.ArrayList<>();
 
-    /** A template pattern's lines and the property its findings carry ({@link UninstantiatedTemplates#PROPERTY}). */
-    record TemplatePattern(int startLine, int endLine, String property) {}
+    /** A function definition's lines and the property its findings carry ({@link UnreachableCode#PROPERTY}). */
+    record Definition(int startLine, int endLine, String property) {}
 
     /** The loop-carried sum a check stated for a site ({@link CudaReport#sum}), for the finding it reports next. */
     private final java.util.Map<Site, Identity.Sum> sums = new java.util.IdentityHashMap<>();
@@ -62,15 +62,15 @@ final class Reporter implements CudaReport {
         this.dialect = dialect;
     }
 
-    /** Marks the findings in these template patterns for the scan's decision ({@link UninstantiatedTemplates}). */
-    void templatePatterns(List<TemplatePattern> in) {
-        patterns.addAll(in);
+    /** Marks the findings in these definitions for the scan's decision ({@link UnreachableCode}). */
+    void definitions(List<Definition> in) {
+        definitions.addAll(in);
     }
 
-    /** The property of the innermost template pattern holding {@code line}, or null. */
-    private String pattern(int line) {
-        TemplatePattern best = null;
-        for (TemplatePattern p : patterns) {
+    /** The property of the innermost definition holding {@code line}, or null. */
+    private String definition(int line) {
+        Definition best = null;
+        for (Definition p : definitions) {
             if (line < p.startLine() || line > p.endLine()) continue;
             if (best == null || p.endLine() - p.startLine() < best.endLine() - best.startLine()) best = p;
         }
@@ -334,8 +334,8 @@ final class Reporter implements CudaReport {
         if (pos.condition() != null) b.property("configuration", pos.condition());
         if (pos.macro() != null) b.property("macro", pos.macro());
         if (property != null) b.property(property, true);
-        String pattern = pattern(at.line());
-        if (pattern != null) b.property(UninstantiatedTemplates.PROPERTY, pattern);
+        String definition = definition(at.line());
+        if (definition != null) b.property(UnreachableCode.PROPERTY, definition);
         if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }

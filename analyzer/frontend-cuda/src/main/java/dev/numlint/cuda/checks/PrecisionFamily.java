@@ -41,6 +41,7 @@ public final class PrecisionFamily {
 
     public PrecisionFamily(List<DeclaredFunction> functions) {
         for (DeclaredFunction f : functions) {
+            if (f.template() != null) continue; // a template pattern's lines, not a signature
             declared.computeIfAbsent(f.name(), k -> new HashSet<>()).add(f.floating());
         }
     }

@@ -1,0 +1,49 @@
+package dev.numlint.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Which occurrences of a template pattern's name are uses ({@link UnreachableCode#words}). */
+class UnreachableCodeTest {
+    private static int uses(String code, String name) {
+        Map<String, Integer> out = new HashMap<>();
+        UnreachableCode.words(code.getBytes(StandardCharsets.ISO_8859_1), Set.of(name), out);
+        return out.getOrDefault(name, 0);
+    }
+
+    @Test
+    void declarationsAreNoUses() {
+        assertThat(uses("  void writePpm(FILE *f) const;", "writePpm")).isZero();
+        assertThat(uses("template <class T>\nvoid CTensor<T>::writePpm(FILE *f) const {}", "writePpm"))
+                .isZero();
+        assertThat(uses("template <class T> inline T &CTensor<T>::at(int i) { return d[i]; }", "at"))
+                .isZero();
+        assertThat(uses("std::vector<float> Grid<T, N>::hist() const;", "hist")).isZero();
+        assertThat(uses("__host__ __device__ static float *ns::Box<T>::data();", "data"))
+                .isZero();
+    }
+
+    @Test
+    void callsReferencesAndQualifiedCallsAreUses() {
+        assertThat(uses("image.writePpm(f);", "writePpm")).isEqualTo(1);
+        assertThat(uses("p->writePpm(f);", "writePpm")).isEqualTo(1);
+        assertThat(uses("auto m = &Tensor<float>::scaled;", "scaled")).isEqualTo(1);
+        assertThat(uses("return Tensor<float>::make(3) + 1;", "make")).isEqualTo(1);
+        assertThat(uses("x = this->template cast<float>(v);", "cast")).isEqualTo(1);
+        assertThat(uses("if (a > norm(v)) b = (float)norm(w);", "norm")).isEqualTo(2);
+        assertThat(uses("s = a * scale(x);", "scale")).isEqualTo(1);
+    }
+
+    @Test
+    void commentsAndLiteralsAreNoUses() {
+        assertThat(uses("// writePpm writes the image\n/* then writePpm */ s = \"writePpm\";", "writePpm"))
+                .isZero();
+        assertThat(uses("n = 1'000; c = 'x'; t.writePpm(f);", "writePpm")).isEqualTo(1);
+        assertThat(uses("int writePpm2 = 1e5writePpm;", "writePpm")).isZero();
+    }
+}
