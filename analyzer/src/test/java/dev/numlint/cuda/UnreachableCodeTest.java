@@ -40,8 +40,16 @@ class UnreachableCodeTest {
     }
 
     @Test
+    void aStringThatIsTheNameLooksItUp() {
+        assertThat(uses("cuModuleGetFunction(&k, module, \"scaleKernel\");", "scaleKernel"))
+                .isEqualTo(1);
+        assertThat(uses("template void pack<float>(const float *, int);", "pack"))
+                .isZero();
+    }
+
+    @Test
     void commentsAndLiteralsAreNoUses() {
-        assertThat(uses("// writePpm writes the image\n/* then writePpm */ s = \"writePpm\";", "writePpm"))
+        assertThat(uses("// writePpm writes the image\n/* then writePpm */ s = \"writePpm the image\";", "writePpm"))
                 .isZero();
         assertThat(uses("n = 1'000; c = 'x'; t.writePpm(f);", "writePpm")).isEqualTo(1);
         assertThat(uses("int writePpm2 = 1e5writePpm;", "writePpm")).isZero();

@@ -152,6 +152,37 @@ final class UnreachableCode {
     /** A use of a name: the file it is in (as reported) and its line. */
     private record Use(String file, int line) {}
 
+    /** A file's definitions by first line, for the innermost one that holds a line. */
+    private static final class Definitions {
+        private final DeclaredFunction[] byStart;
+
+        Definitions(List<DeclaredFunction> list) {
+            byStart = list.toArray(new DeclaredFunction[0]);
+            java.util.Arrays.sort(byStart, java.util.Comparator.comparingInt(DeclaredFunction::line));
+        }
+
+        /** The name of the innermost definition that holds {@code line}, or null. */
+        String innermost(int line) {
+            int lo = 0;
+            int hi = byStart.length - 1;
+            int last = -1; // the last definition that starts at or before the line
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (byStart[mid].line() <= line) {
+                    last = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            // the nearest start that holds it is the innermost (definitions nest, they do not overlap); a few back
+            for (int i = last, seen = 0; i >= 0 && seen < 64; i--, seen++) {
+                if (byStart[i].endLine() >= line) return byStart[i].name();
+            }
+            return null;
+        }
+    }
+
     /**
      * The names of the functions that code which runs names: a use outside every definition (at file scope, in a
      * macro, in a file the build does not compile) makes its name live, and so does a use inside a definition whose
@@ -204,23 +235,26 @@ final class UnreachableCode {
                 if (explicit.contains(d.template()) || explicit.contains(d.name())) live.add(d.name());
             }
         }
-        // each use, with the definition it lies in (null: code that is no definition)
-        List<String[]> edges = new ArrayList<>(); // {used name, enclosing definition's name or null}
+        // each use, with the definition it lies in (null: code that is no definition); a used name's enclosing
+        // definitions make it live once one of them is
+        Map<String, Set<String>> usedBy = new HashMap<>(); // enclosing definition's name -> names used in it
+        Map<String, Definitions> byFile = new HashMap<>();
+        defined.forEach((file, list) -> byFile.put(file, new Definitions(list)));
+        java.util.ArrayDeque<String> work = new java.util.ArrayDeque<>(live);
         uses.forEach((w, list) -> {
             for (Use u : list) {
-                DeclaredFunction in = null;
-                for (DeclaredFunction d : defined.getOrDefault(u.file(), List.of())) {
-                    if (u.line() < d.line() || u.line() > d.endLine()) continue;
-                    if (in == null || d.endLine() - d.line() < in.endLine() - in.line()) in = d;
+                Definitions d = byFile.get(u.file());
+                String in = d == null ? null : d.innermost(u.line());
+                if (in == null) {
+                    if (live.add(w)) work.add(w);
+                } else {
+                    usedBy.computeIfAbsent(in, k -> new HashSet<>()).add(w);
                 }
-                edges.add(new String[] {w, in == null ? null : in.name()});
             }
         });
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (String[] e : edges) {
-                if ((e[1] == null || live.contains(e[1])) && live.add(e[0])) grew = true;
+        while (!work.isEmpty()) {
+            for (String w : usedBy.getOrDefault(work.poll(), Set.of())) {
+                if (live.add(w)) work.add(w);
             }
         }
         return live;
@@ -243,7 +277,17 @@ final class UnreachableCode {
             Set<String> names,
             java.util.function.ObjIntConsumer<String> use,
             java.util.function.Consumer<String> explicit) {
-        byte[] code = code(b);
+        List<int[]> strings = new ArrayList<>();
+        byte[] code = code(b, strings);
+        // a string that is a function's name exactly looks it up by name: cuModuleGetFunction(&k, m, "scale"),
+        // dlsym(h, "scale"), a registry of callbacks
+        for (int[] span : strings) {
+            int from = span[0] + 1;
+            int to = span[1] - 1;
+            if (to - from < 1 || to > b.length || b[to] != '"') continue;
+            String w = new String(b, from, to - from, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (names.contains(w)) use.accept(w, lineOf(b, span[0]));
+        }
         int n = code.length;
         int line = 1;
         int i = 0;
@@ -270,6 +314,14 @@ final class UnreachableCode {
 
     /** {@code b} with its comments and string and character literals blanked (the same length, lines kept). */
     static byte[] code(byte[] b) {
+        return code(b, null);
+    }
+
+    /**
+     * {@code b} with its comments and string and character literals blanked; the spans of its string literals (from
+     * the opening quote to the closing one) added to {@code strings}, unless null.
+     */
+    static byte[] code(byte[] b, List<int[]> strings) {
         byte[] out = b.clone();
         int n = b.length;
         int i = 0;
@@ -288,6 +340,7 @@ final class UnreachableCode {
                 i++;
                 while (i < n && b[i] != c && b[i] != '\n') i += b[i] == '\\' && i + 1 < n ? 2 : 1;
                 i = Math.min(n, i + 1);
+                if (c == '"' && strings != null) strings.add(new int[] {from, i});
             } else {
                 i++;
                 continue;
@@ -377,10 +430,25 @@ final class UnreachableCode {
     private static boolean explicitInstantiation(byte[] code, int at) {
         int s = at;
         while (s > 0 && at - s < 1000 && code[s - 1] != ';' && code[s - 1] != '{' && code[s - 1] != '}') s--;
-        String statement = new String(code, s, at - s, java.nio.charset.StandardCharsets.ISO_8859_1).strip();
-        return statement.startsWith("template") || statement.startsWith("extern")
-                ? EXPLICIT_STATEMENT.matcher(statement).find()
-                : false;
+        while (s < at && Character.isWhitespace(code[s])) s++;
+        if (!startsWith(code, s, "template") && !startsWith(code, s, "extern")) return false;
+        String statement = new String(code, s, at - s, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return EXPLICIT_STATEMENT.matcher(statement).find();
+    }
+
+    /** The line of offset {@code at} of {@code b}. */
+    private static int lineOf(byte[] b, int at) {
+        int line = 1;
+        for (int i = 0; i < at && i < b.length; i++) if (b[i] == '\n') line++;
+        return line;
+    }
+
+    private static boolean startsWith(byte[] code, int at, String word) {
+        if (at + word.length() > code.length) return false;
+        for (int i = 0; i < word.length(); i++) {
+            if (code[at + i] != word.charAt(i)) return false;
+        }
+        return true;
     }
 
     /** The index of the last character before {@code i} that is no white space, or -1. */
