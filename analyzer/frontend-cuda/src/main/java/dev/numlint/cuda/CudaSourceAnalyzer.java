@@ -109,7 +109,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<dev.numlint.model.DeclaredFunction> functions,
             List<dev.numlint.model.KernelLaunch> launches) {
         boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
+        long t0 = dev.numlint.model.Timings.start();
         findings = UnreachableCode.review(findings, treeFiles, functions);
+        dev.numlint.model.Timings.since("unreachable-code", t0);
         List<dev.numlint.model.Finding> oneThread =
                 BuildChoices.review(OnlyComparisons.review(OneThreadKernels.review(findings, launches, unread)));
         return CudaChecks.review(
