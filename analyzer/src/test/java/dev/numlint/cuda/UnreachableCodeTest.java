@@ -37,6 +37,11 @@ class UnreachableCodeTest {
         assertThat(uses("x = this->template cast<float>(v);", "cast")).isEqualTo(1);
         assertThat(uses("if (a > norm(v)) b = (float)norm(w);", "norm")).isEqualTo(2);
         assertThat(uses("s = a * scale(x);", "scale")).isEqualTo(1);
+        assertThat(uses("if (i % 100 == 0 && i > 0 && Converged(i)) break;", "Converged"))
+                .isEqualTo(1);
+        assertThat(uses("if (a < b && c > Converged(i)) x = 2 * Converged(j);", "Converged"))
+                .isEqualTo(2);
+        assertThat(uses("y = mask & Converged(i);", "Converged")).isEqualTo(1);
     }
 
     @Test

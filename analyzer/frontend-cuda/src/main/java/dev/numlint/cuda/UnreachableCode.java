@@ -392,6 +392,7 @@ final class UnreachableCode {
         }
         if (k < 0) return false;
         int c = code[k] & 0xff;
+        if (c == '&' && k > 0 && code[k - 1] == '&') return false; // a && f(x): a logical and
         if (c == '*' || c == '&') {
             // a pointer or reference result (T *data(), const T &at(int)); &C::f, a * f(x): uses
             while (k >= 0 && (code[k] == '*' || code[k] == '&')) k = back(code, k);
@@ -399,10 +400,17 @@ final class UnreachableCode {
             c = code[k] & 0xff;
             if (c == '>') return k > 0 && code[k - 1] != '-' && less(code, k) >= 0;
             // T *f(...) declares after a statement's start; s = a * f(x) multiplies
-            return part(c) && !BEFORE_USE.contains(wordBefore(code, k)) && startsDeclaration(code, k);
+            return type(code, k) && startsDeclaration(code, k);
         }
         if (c == '>') return k > 0 && code[k - 1] != '-' && less(code, k) >= 0;
-        return part(c) && !BEFORE_USE.contains(wordBefore(code, k));
+        return type(code, k);
+    }
+
+    /** Whether the word ending at {@code k} can be a type: a name (no number) that is no keyword of an expression. */
+    private static boolean type(byte[] code, int k) {
+        if (!part(code[k] & 0xff)) return false;
+        String w = wordBefore(code, k);
+        return !Character.isDigit(w.charAt(0)) && !BEFORE_USE.contains(w);
     }
 
     /**
@@ -475,7 +483,21 @@ final class UnreachableCode {
             byte c = code[i];
             if (c == '>') depth++;
             else if (c == '<' && --depth == 0) return i;
-            else if (c == ';' || c == '{' || c == '}') return -1;
+            // what template arguments do not hold: a statement's end, a call's or an expression's operators
+            else if (c == ';'
+                    || c == '{'
+                    || c == '}'
+                    || c == '('
+                    || c == ')'
+                    || c == '='
+                    || c == '!'
+                    || c == '?'
+                    || c == '+'
+                    || c == '/'
+                    || c == '%'
+                    || c == '|'
+                    || c == '^'
+                    || c == '&' && i > 0 && code[i - 1] == '&') return -1;
         }
         return -1;
     }
