@@ -151,6 +151,52 @@ final class BuildDatabase {
         return groups.containsKey(decision);
     }
 
+    /** The directories the commands ran in and the directories of the files they compile (absolute, normalized). */
+    private final Set<java.nio.file.Path> ranIn = new HashSet<>();
+
+    private final Set<java.nio.file.Path> compiledIn = new HashSet<>();
+
+    /** Whether some compiled file of the database exists: its paths are this tree's (not a database moved here). */
+    private boolean real;
+
+    /** Records where the database's commands ran and what they compile ({@link #couldProduce}). */
+    void places(List<CompileCommandsAudit.Entry> entries) {
+        for (CompileCommandsAudit.Entry e : entries) {
+            try {
+                java.nio.file.Path dir = e.directory() == null ? null : java.nio.file.Path.of(e.directory());
+                if (dir != null && dir.isAbsolute()) ranIn.add(dir.normalize());
+                if (e.file() == null) continue;
+                java.nio.file.Path f = java.nio.file.Path.of(e.file());
+                if (!f.isAbsolute() && dir != null) f = dir.resolve(f);
+                if (!f.isAbsolute()) continue;
+                f = f.normalize();
+                if (f.getParent() != null) compiledIn.add(f.getParent());
+                real |= java.nio.file.Files.isRegularFile(f);
+            } catch (RuntimeException bad) {
+                // a path the platform cannot read names no place
+            }
+        }
+    }
+
+    /**
+     * Whether the build file {@code buildFile} (absolute) can have given the database's commands their flags: a make
+     * runs in its Makefile's directory, and a build file compiles files in its directory or below it. A build file
+     * of a sibling project (another benchmark's Makefile, a port's Makefile for another platform) whose directory
+     * holds none of the compiled files and none of the directories the commands ran in produced none of them. True
+     * when the database's paths are not this tree's (a database written elsewhere), where nothing can be told.
+     */
+    boolean couldProduce(java.nio.file.Path buildFile) {
+        java.nio.file.Path d = buildFile == null
+                ? null
+                : buildFile.toAbsolutePath().normalize().getParent();
+        if (!real || d == null) return true;
+        if (ranIn.contains(d)) return true;
+        for (java.nio.file.Path c : compiledIn) {
+            if (c.startsWith(d)) return true;
+        }
+        return false;
+    }
+
     /** Whether {@code loc} is in the database itself (a flag no build file writes is reported there). */
     boolean isOwn(Location loc) {
         return loc.file().equals(file);

@@ -80,6 +80,7 @@ final class FlagReporter {
         int cuda = (int)
                 entries.stream().filter(e -> e.compiler() == FlagTok.Lang.CUDA).count();
         database = new BuildDatabase(file, cuda, entries.size() - cuda);
+        database.places(entries);
     }
 
     /** One compile command of that database ({@link #database}), interpreted. */
@@ -121,6 +122,13 @@ final class FlagReporter {
             if (database != null && database.covers(e.target())) {
                 if (!database.has(key)) {
                     emit(hs, Inactive.NOT_IN_DATABASE);
+                } else if (!database.isOwn(e.loc())
+                        && !database.couldProduce(
+                                ctx.root() == null
+                                        ? null
+                                        : ctx.root().resolve(e.loc().file()))) {
+                    // the same flag in a sibling project's build file: not where the commands' flags come from
+                    emit(hs, Inactive.OTHER_BUILD);
                 } else if (cond == null || unknown(cond)) {
                     // a condition numlint cannot evaluate is kept: the message says the flag is conditional
                     proven.add(key);

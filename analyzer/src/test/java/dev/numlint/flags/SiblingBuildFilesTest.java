@@ -1,0 +1,54 @@
+package dev.numlint.flags;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.Finding;
+import dev.numlint.model.Level;
+import dev.numlint.spi.BuildOptions;
+import dev.numlint.testing.TestScanContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A flag of the compilation database written in build files of several sibling projects (session 48: a tensor
+ * library's five benchmark Makefiles, each "in 10 of 10 compile commands" though one of them produced the commands): a
+ * build file whose directory holds none of the compiled files and none of the directories the commands ran in gave
+ * them no flag; its finding is a note, and the build file that did keeps its level.
+ */
+class SiblingBuildFilesTest {
+    @Test
+    void onlyTheBuildFileWhereTheCommandsRanCarriesTheirFlag(@TempDir Path dir) throws Exception {
+        for (String p : List.of("bench_a", "bench_b")) {
+            Path d = Files.createDirectories(dir.resolve(p));
+            Files.writeString(d.resolve("main.cpp"), "int main() { return 0; }\n");
+            Files.writeString(
+                    d.resolve("Makefile"),
+                    "CXXFLAGS = -O3 -march=native\nmain: main.cpp\n\tg++ $(CXXFLAGS) main.cpp -o main\n");
+        }
+        Path a = dir.resolve("bench_a");
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                """
+                [{"directory": "%s", "file": "main.cpp",
+                  "arguments": ["g++", "-O3", "-march=native", "-c", "main.cpp", "-o", "main.o"]}]
+                """
+                        .formatted(a.toString().replace("\\", "/")));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
+        List<Finding> march = ctx.findings().stream()
+                .filter(f -> f.message().contains("-march=native"))
+                .toList();
+        assertThat(march)
+                .anySatisfy(f -> {
+                    assertThat(f.location().file()).isEqualTo("bench_a/Makefile");
+                    assertThat(f.level()).isNotEqualTo(Level.NOTE);
+                })
+                .anySatisfy(f -> {
+                    assertThat(f.location().file()).isEqualTo("bench_b/Makefile");
+                    assertThat(f.level()).isEqualTo(Level.NOTE);
+                });
+    }
+}
