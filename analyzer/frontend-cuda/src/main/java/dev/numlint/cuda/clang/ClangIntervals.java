@@ -566,12 +566,21 @@ final class ClangIntervals {
         return n.kind == CXCursor_ForStmt || n.kind == CXCursor_WhileStmt || n.kind == CXCursor_DoStmt;
     }
 
+    /** The one value of a braced initializer of a scalar ({@code const float s{std::max(x, 0.01f)}}), else {@code init}. */
+    private static ClangNode braced(ClangNode init) {
+        ClangNode n = init;
+        while (n.kind == CXCursor_UnexposedExpr && n.children.size() == 1) n = n.children.get(0);
+        return n.kind == CXCursor_InitListExpr && n.children.size() == 1 && n.canonKind == init.canonKind
+                ? n.children.get(0)
+                : init;
+    }
+
     /** The value a statement stores into the whole variable: {@code v = e;} or {@code T v = e;}; else null. */
     private static ClangNode definition(ClangNode st, String usr) {
         if (st.kind == CXCursor_DeclStmt) {
             for (ClangNode d : st.children) {
                 if (d.kind == CXCursor_VarDecl && usr.equals(d.usr) && !d.children.isEmpty()) {
-                    ClangNode init = d.children.get(d.children.size() - 1);
+                    ClangNode init = braced(d.children.get(d.children.size() - 1));
                     return clang_isExpressionKind(init.kind) ? init : null;
                 }
             }

@@ -490,4 +490,17 @@ final class ClangSyntax {
         }
         return null;
     }
+
+    /**
+     * Whether {@code n} lies in a template parameter's declaration of {@code fn} (an {@code enable_if} condition, a
+     * default argument): a constant expression the compiler evaluates, no conversion of a value at run time.
+     */
+    static boolean inTemplateParameter(ClangNode n, ClangNode fn) {
+        for (ClangNode p = n.parent; p != null && p != fn; p = p.parent) {
+            if (p.kind == CXCursor_TemplateTypeParameter
+                    || p.kind == CXCursor_NonTypeTemplateParameter
+                    || p.kind == CXCursor_TemplateTemplateParameter) return true;
+        }
+        return false;
+    }
 }

@@ -521,15 +521,15 @@ public final class ClangUnit {
             // a cast to a reference, (uint32_t&)f, reads the object's bits as another type: no value conversion
             if (explicit && referenceCast(n)) return;
             ClangNode op = explicit ? operandOf(n) : n.children.get(0);
-            // an explicit cast's own implicit conversion (static_cast<unsigned>(x) holds an unexposed x of the
-            // target type) is the cast's, not a second conversion
+            // an explicit cast's own implicit conversion (static_cast<unsigned>(x): an unexposed x) is the cast's
             if (implicit && n.parent != null && isExplicitCast(n.parent)) return;
             if (explicit && op != null && op.kind == CXCursor_UnexposedExpr && integral(op.canonKind)) {
                 op = op.children.isEmpty() ? op : op.children.get(0);
             }
-            String from = floatingType(op, fn);
-            if (from == null) {
-                if (explicit && unsignedKind(n.canonKind)) ClangTemplates.operandUnseen(this, n, op, fn, out);
+            String from = ClangSyntax.inTemplateParameter(n, fn.node()) ? "" : floatingType(op, fn);
+            if (from == null || from.isEmpty()) {
+                if (from == null && explicit && unsignedKind(n.canonKind))
+                    ClangTemplates.operandUnseen(this, n, op, fn, out);
                 return;
             }
             ClangNode bare = strip(op);
