@@ -1,7 +1,6 @@
 package dev.numlint.rules;
 
 import dev.numlint.model.Finding;
-import dev.numlint.model.Level;
 
 /**
  * A finding in a function that the build compiles but that no code of its programs calls is a note that says so: a
@@ -15,11 +14,6 @@ public final class NotCalledNote {
 
     /** {@code b} as a note saying why its function never runs ({@code why}); a note already is left as it is. */
     public static Finding.Builder apply(Finding.Builder b, String why) {
-        if (b.level() == Level.NOTE) return b;
-        String message = b.message();
-        String stated = RuleCatalog.get().phrase("not-called", "message", message);
-        return b.level(Level.NOTE)
-                .message(message == null || stated.length() > Quote.MESSAGE ? message : stated)
-                .property("notCalled", why);
+        return NotCompiledNote.note(b, "not-called", "notCalled", why);
     }
 }

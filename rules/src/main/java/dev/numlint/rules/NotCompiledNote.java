@@ -16,11 +16,19 @@ public final class NotCompiledNote {
 
     /** {@code b} as a note saying why its code is not compiled ({@code why}); a note already is left as it is. */
     public static Finding.Builder apply(Finding.Builder b, String why) {
+        return note(b, "not-compiled", "notCompiled", why);
+    }
+
+    /**
+     * {@code b} as a note whose message ends with the catalog's {@code phrase} (where it fits in a message) and whose
+     * {@code property} says why; a note already is left as it is. Shared with {@link NotCalledNote}.
+     */
+    static Finding.Builder note(Finding.Builder b, String phrase, String property, String why) {
         if (b.level() == Level.NOTE) return b;
         String message = b.message();
-        String stated = RuleCatalog.get().phrase("not-compiled", "message", message);
+        String stated = RuleCatalog.get().phrase(phrase, "message", message);
         return b.level(Level.NOTE)
                 .message(message == null || stated.length() > Quote.MESSAGE ? message : stated)
-                .property("notCompiled", why);
+                .property(property, why);
     }
 }
