@@ -29,6 +29,10 @@ class SiblingBuildFilesTest {
                     "CXXFLAGS = -O3 -march=native\nmain: main.cpp\n\tg++ $(CXXFLAGS) main.cpp -o main\n");
         }
         Path a = dir.resolve("bench_a");
+        // an alternative CMake build of the same benchmark, beside the Makefile that ran
+        Files.writeString(
+                a.resolve("CMakeLists.txt"),
+                "project(bench CXX)\nadd_compile_options(-march=native)\nadd_executable(main main.cpp)\n");
         Path build = Files.createDirectories(dir.resolve("build"));
         Files.writeString(
                 build.resolve("compile_commands.json"),
@@ -49,6 +53,10 @@ class SiblingBuildFilesTest {
                 .anySatisfy(f -> {
                     assertThat(f.location().file()).isEqualTo("bench_b/Makefile");
                     assertThat(f.level()).isEqualTo(Level.NOTE);
+                })
+                .noneSatisfy(f -> {
+                    assertThat(f.location().file()).isEqualTo("bench_a/CMakeLists.txt");
+                    assertThat(f.level()).isNotEqualTo(Level.NOTE);
                 });
     }
 }

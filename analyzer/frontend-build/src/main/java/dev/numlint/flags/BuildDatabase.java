@@ -159,9 +159,13 @@ final class BuildDatabase {
     /** Whether some compiled file of the database exists: its paths are this tree's (not a database moved here). */
     private boolean real;
 
+    /** Whether CMake wrote the commands: its generators put every object under {@code CMakeFiles/<target>.dir/}. */
+    private boolean cmake;
+
     /** Records where the database's commands ran and what they compile ({@link #couldProduce}). */
     void places(List<CompileCommandsAudit.Entry> entries) {
         for (CompileCommandsAudit.Entry e : entries) {
+            for (FlagTok t : e.toks()) cmake |= t.text().contains("CMakeFiles/");
             try {
                 java.nio.file.Path dir = e.directory() == null ? null : java.nio.file.Path.of(e.directory());
                 if (dir != null && dir.isAbsolute()) ranIn.add(dir.normalize());
@@ -182,14 +186,17 @@ final class BuildDatabase {
      * Whether the build file {@code buildFile} (absolute) can have given the database's commands their flags: a make
      * runs in its Makefile's directory, and a build file compiles files in its directory or below it. A build file
      * of a sibling project (another benchmark's Makefile, a port's Makefile for another platform) whose directory
-     * holds none of the compiled files and none of the directories the commands ran in produced none of them. True
-     * when the database's paths are not this tree's (a database written elsewhere), where nothing can be told.
+     * holds none of the compiled files and none of the directories the commands ran in produced none of them; nor did
+     * a CMake file when CMake wrote none of them (a project's alternative CMake build beside the Makefile that ran).
+     * True when the database's paths are not this tree's (a database written elsewhere), where nothing can be told.
      */
     boolean couldProduce(java.nio.file.Path buildFile) {
         java.nio.file.Path d = buildFile == null
                 ? null
                 : buildFile.toAbsolutePath().normalize().getParent();
         if (!real || d == null) return true;
+        String name = buildFile.getFileName().toString();
+        if (!cmake && (name.equals("CMakeLists.txt") || name.endsWith(".cmake"))) return false;
         if (ranIn.contains(d)) return true;
         for (java.nio.file.Path c : compiledIn) {
             if (c.startsWith(d)) return true;
