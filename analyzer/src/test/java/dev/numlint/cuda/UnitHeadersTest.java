@@ -76,6 +76,24 @@ class UnitHeadersTest {
     }
 
     @Test
+    void aSingleFileLibraryIsReadInTheUnitThatCompilesItsImplementation(@TempDir Path dir) throws Exception {
+        // stb style: the implementation is compiled only where a unit defines LIB_IMPLEMENTATION before the include;
+        // a.c comes first by path and only declares, z.c compiles it (before: read in a.c, the code was inactive)
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                src.resolve("lib.h"),
+                "/* in one C file:\n   #define LIB_IMPLEMENTATION\n   #include \"lib.h\" */\n"
+                        + "#ifndef LIB_H\n#define LIB_H\nunsigned int quantize(float x);\n#endif\n"
+                        + "#ifdef LIB_IMPLEMENTATION\n"
+                        + "unsigned int quantize(float x) { return (unsigned int)(x * 3.0f - 1.0f); }\n#endif\n");
+        Files.writeString(src.resolve("a.c"), "#include \"lib.h\"\nunsigned int a(float x) { return quantize(x); }\n");
+        Files.writeString(src.resolve("z.c"), "#define LIB_IMPLEMENTATION\n#include \"lib.h\"\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c", "z.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(ScanHits.of(s.result())).containsExactly("lib.h:9 NL001 ERROR");
+    }
+
+    @Test
     void sourcesAUnityBuildIncludesAreReadFromTheOneParseOfItsUnit(@TempDir Path dir) throws Exception {
         // a unity build: main.c, the only compiled unit, includes the other sources (AGAL's main.cu includes 34 .cu
         // files and VTK's headers); each included source was a parse of main.c of its own, 34 parses of ten seconds

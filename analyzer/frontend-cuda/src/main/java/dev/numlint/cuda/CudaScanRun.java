@@ -57,6 +57,8 @@ final class CudaScanRun {
      * test (its {@code #if}, {@code #ifdef} names), the first includer in path order ({@link IncludedSources}).
      */
     final Map<Path, Map<String, IncludedFrom>> headerContexts = new ConcurrentHashMap<>();
+    /** The macros each compiled unit's own text defines ({@link UnitHeaders}), by path. */
+    final Map<Path, Set<String>> unitDefines = new ConcurrentHashMap<>();
     /** The names each listed header's conditions test ({@link IncludedSources#conditionNames}), by real path. */
     final Map<Path, Set<String>> conditionNames = new ConcurrentHashMap<>();
     /**

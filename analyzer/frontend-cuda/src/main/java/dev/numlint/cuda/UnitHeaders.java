@@ -54,22 +54,46 @@ final class UnitHeaders {
             // main.cu includes with 33 others) is read from the same parse: one parse of the unit, not one per file
             boolean viaInclude = !header && run.listed.contains(h) && IncludedSources.compiledThroughInclude(run, h);
             if (!header && !viaInclude && !run.included.containsKey(h) || h.equals(unit)) continue;
-            run.headerUnits.merge(h, unit, (a, b) -> before(run, a, b) ? a : b);
+            run.headerUnits.merge(h, unit, (a, b) -> before(run, h, a, b) ? a : b);
         }
     }
 
     /**
-     * Whether unit {@code a} comes before {@code b} as a header's unit: a unit the build compiles (a compile command)
-     * before one whose flags are guessed (a JNI wrapper or an example outside the build that includes the library's
-     * headers), then a CUDA unit before a host one, then the path.
+     * Whether unit {@code a} comes before {@code b} as header {@code h}'s unit: a unit the build compiles (a compile
+     * command) before one whose flags are guessed (a JNI wrapper or an example outside the build that includes the
+     * library's headers), then the unit that defines more of the macros the header's conditions test (session 48: a
+     * single-file library's implementation is compiled only where a unit defines {@code STB_IMAGE_IMPLEMENTATION}
+     * before including it; read in another unit, its code was inactive and eight float-to-unsigned conversions went
+     * unseen), then a CUDA unit before a host one, then the path.
      */
-    private static boolean before(CudaScanRun run, Path a, Path b) {
+    private static boolean before(CudaScanRun run, Path h, Path a, Path b) {
         boolean ga = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(a));
         boolean gb = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(b));
         if (ga != gb) return !ga;
+        int da = defines(run, a, h);
+        int db = defines(run, b, h);
+        if (da != db) return da > db;
         boolean ca = cuda(run, a);
         boolean cb = cuda(run, b);
         return ca != cb ? ca : a.compareTo(b) <= 0;
+    }
+
+    /** How many of the names {@code header}'s conditions test the text of {@code unit} defines. */
+    private static int defines(CudaScanRun run, Path unit, Path header) {
+        Set<String> names = run.conditionNames.computeIfAbsent(header, IncludedSources::conditionNames);
+        if (names.isEmpty()) return 0;
+        Set<String> defined = run.unitDefines.computeIfAbsent(unit, u -> {
+            try {
+                return Files.size(u) > run.maxHeaderBytes
+                        ? Set.of()
+                        : IncludedSources.definedMacros(Files.readAllBytes(u));
+            } catch (IOException | RuntimeException e) {
+                return Set.of();
+            }
+        });
+        int n = 0;
+        for (String name : names) if (defined.contains(name)) n++;
+        return n;
     }
 
     /**
