@@ -267,7 +267,9 @@ public final class PtxAnalyzer implements Analyzer {
 
     /**
      * The compile notices of a unit the configured build does not compile (its compilation database lists the others):
-     * a header nvcc did not find is one its guessed flags miss, not a reason to pass {@code -p} (given already).
+     * a header nvcc did not find is one its guessed flags miss, not a reason to pass {@code -p} (given already); and
+     * nvcc's failure on a file the build does not compile is a note (session 48: an old program's {@code main.cu} beside
+     * the built ones gave a warning for C++11 code the toolkit's C++17 headers reject), as its findings are.
      */
     static List<Notification> notBuilt(List<Notification> notes) {
         List<Notification> out = new java.util.ArrayList<>(notes.size());
@@ -277,8 +279,8 @@ public final class PtxAnalyzer implements Analyzer {
                 m = m.substring(0, m.length() - PtxCompiler.INCLUDE_ADVICE.length())
                         + ": the configured build does not compile this file (not-compiled-units), so nvcc had its"
                         + " directory's or guessed flags";
-                n = new Notification(n.file(), n.line(), n.level(), n.id(), m);
             }
+            if (n.id().equals("nvcc-failed")) n = new Notification(n.file(), n.line(), Level.NOTE, n.id(), m);
             out.add(n);
         }
         return out;

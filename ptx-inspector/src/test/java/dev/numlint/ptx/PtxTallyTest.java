@@ -54,6 +54,7 @@ class PtxTallyTest {
             assertThat(notes.get(0).message())
                     .endsWith("was not found: the configured build does not compile this file (not-compiled-units),"
                             + " so nvcc had its directory's or guessed flags");
+            assertThat(notes.get(0).level()).isEqualTo(Level.NOTE);
             t.failed(Path.of("k" + i + ".cu"), notes, Set.of("structs.h"), true);
         }
         // an unbuilt unit whose include outside the tree was refused stays counted as refused
