@@ -113,7 +113,7 @@ final class IncludedSources {
         }
         // comments blanked: a single-file library's usage comment shows "#define STB_IMAGE_IMPLEMENTATION", which
         // the header itself does not define
-        String text = new String(UnreachableCode.code(b), StandardCharsets.ISO_8859_1);
+        String text = new String(CodeOnly.of(b), StandardCharsets.ISO_8859_1);
         java.util.regex.Matcher m = CONDITION.matcher(text);
         while (m.find()) {
             java.util.regex.Matcher id = IDENTIFIER.matcher(m.group(1));

@@ -278,7 +278,7 @@ final class UnreachableCode {
             java.util.function.ObjIntConsumer<String> use,
             java.util.function.Consumer<String> explicit) {
         List<int[]> strings = new ArrayList<>();
-        byte[] code = code(b, strings);
+        byte[] code = CodeOnly.of(b, strings);
         // a string that is a function's name exactly looks it up by name: cuModuleGetFunction(&k, m, "scale"),
         // dlsym(h, "scale"), a registry of callbacks
         for (int[] span : strings) {
@@ -310,44 +310,6 @@ final class UnreachableCode {
             }
             i = j;
         }
-    }
-
-    /** {@code b} with its comments and string and character literals blanked (the same length, lines kept). */
-    static byte[] code(byte[] b) {
-        return code(b, null);
-    }
-
-    /**
-     * {@code b} with its comments and string and character literals blanked; the spans of its string literals (from
-     * the opening quote to the closing one) added to {@code strings}, unless null.
-     */
-    static byte[] code(byte[] b, List<int[]> strings) {
-        byte[] out = b.clone();
-        int n = b.length;
-        int i = 0;
-        while (i < n) {
-            int c = b[i] & 0xff;
-            int from = i;
-            if (c == '/' && i + 1 < n && b[i + 1] == '/') {
-                // to the end of the line, a backslash-newline continuing it
-                while (i < n && b[i] != '\n') i += b[i] == '\\' && i + 1 < n ? 2 : 1;
-            } else if (c == '/' && i + 1 < n && b[i + 1] == '*') {
-                i += 2;
-                while (i < n && !(b[i] == '*' && i + 1 < n && b[i + 1] == '/')) i++;
-                i = Math.min(n, i + 2);
-            } else if ((c == '"' || c == '\'') && !(c == '\'' && i > 0 && part(b[i - 1] & 0xff))) {
-                // a literal ends at its unescaped quote or at the end of its line (a ' after a digit: 1'000)
-                i++;
-                while (i < n && b[i] != c && b[i] != '\n') i += b[i] == '\\' && i + 1 < n ? 2 : 1;
-                i = Math.min(n, i + 1);
-                if (c == '"' && strings != null) strings.add(new int[] {from, i});
-            } else {
-                i++;
-                continue;
-            }
-            for (int k = from; k < i && k < n; k++) if (out[k] != '\n') out[k] = ' ';
-        }
-        return out;
     }
 
     /** Words after which a name is used, not declared ({@code return f(x)}, {@code this->template f<T>()}). */
