@@ -250,6 +250,11 @@ final class ClangIntervals {
         return d.units.get(call.refUsr).intervals.returnedBy(callee, depth);
     }
 
+    /** What the call {@code call} returns when this unit or its parse defines the callee ({@link #returned}). */
+    double[] returnedFrom(ClangNode call) {
+        return returned(call, DEPTH);
+    }
+
     /** What {@code callee}, a function of this unit, returns ({@link #returned}). */
     double[] returnedBy(ClangUnit.Function callee, int depth) {
         List<ClangNode> rs = new ArrayList<>();

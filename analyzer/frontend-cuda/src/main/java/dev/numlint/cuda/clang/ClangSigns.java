@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * The signs of a function's locals: those that are never negative and those that are never positive. Every value
  * stored into a never-negative local (its initializer, {@code =}, {@code +=}, {@code *=}, {@code /=}, {@code ++}, and
- * {@code -=} of a never-positive value) is non-negative when the locals it reads have their signs; mirrored for the
+ * {@code -=} of a never-positive value) is non-negative when the locals it reads have their signs (and a helper's
+ * value its return statements', {@link ClangIntervals}); mirrored for the
  * never-positive locals ({@code fp = 0; fp -= b * exp(-b * x);} with {@code b} a positive constant). A greatest
  * fixed point: all locals start in both sets, and a local with a store whose sign is not proven (a negative constant
  * for the first set, a subtraction of unknown terms, a parameter, an element, an unknown call) leaves the set, until
@@ -231,7 +232,10 @@ final class ClangSigns {
                     for (ClangNode a : args) if (!signed(a, s, d, positive)) return false;
                     return !args.isEmpty();
                 }
-                return false;
+                // a helper this unit or its parse defines: the union of its return statements' values (a Gaussian
+                // weight 'return exp(-0.5 * d * d / (s * s));' is >= 0)
+                double[] r = unit.intervals.returnedFrom(e);
+                return r != null && (positive ? r[0] >= 0 : r[1] <= 0);
             }
             default -> {
                 return false;
