@@ -94,6 +94,39 @@ class UnitHeadersTest {
     }
 
     @Test
+    void aHeaderNoUnitIncludesNamesTheBranchesItsConditionsLeaveInactive(@TempDir Path dir) throws Exception {
+        // stb_image_resize.h beside a build that never includes it: read alone, its implementation is inactive and
+        // its conversions unseen; a notice names the branches, the largest first (before: nothing said so)
+        Path src = Files.createDirectories(dir.resolve("src"));
+        StringBuilder h = new StringBuilder("#ifndef RESIZE_H\n#define RESIZE_H\nint resize(float s);\n#endif\n");
+        h.append("#ifdef _WIN32\n#include <windows.h>\n#endif\n");
+        h.append("#ifdef RESIZE_IMPLEMENTATION\nstatic unsigned int clamp_px(float x)\n{\n");
+        for (int i = 0; i < 6; i++) h.append("    x = x * 0.5f + ").append(i).append(".0f;\n");
+        h.append("    return (unsigned int)x;\n}\n#endif\n");
+        Files.writeString(src.resolve("resize.h"), h.toString());
+        Files.writeString(src.resolve("main.c"), "int main(void) { return 0; }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c"));
+        Path cache = dir.resolve("cache");
+        for (int run = 0; run < 2; run++) { // the second from the cache
+            Scan s = scan(src, cache);
+            List<Notification> n = notices(s.result(), "resize.h").stream()
+                    .filter(x -> x.id().equals("clang-inactive-alone"))
+                    .toList();
+            assertThat(n).hasSize(1);
+            assertThat(n.get(0).line()).isEqualTo(8);
+            assertThat(n.get(0).message())
+                    .contains("11 lines in 2 preprocessor branches")
+                    .contains("lines 8-19 ('#ifdef RESIZE_IMPLEMENTATION'), lines 5-7 ('#ifdef _WIN32')");
+            assertThat(ScanHits.of(s.result())).isEmpty();
+        }
+        // with the implementation active (a unit defines the macro and includes it) there is nothing to say
+        Files.writeString(src.resolve("impl.c"), "#define RESIZE_IMPLEMENTATION\n#include \"resize.h\"\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c", "impl.c"));
+        Scan s = scan(src, cache);
+        assertThat(notices(s.result(), "resize.h")).noneMatch(x -> x.id().equals("clang-inactive-alone"));
+    }
+
+    @Test
     void sourcesAUnityBuildIncludesAreReadFromTheOneParseOfItsUnit(@TempDir Path dir) throws Exception {
         // a unity build: main.c, the only compiled unit, includes the other sources (AGAL's main.cu includes 34 .cu
         // files and VTK's headers); each included source was a parse of main.c of its own, 34 parses of ten seconds

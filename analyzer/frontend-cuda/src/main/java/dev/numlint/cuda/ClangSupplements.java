@@ -7,6 +7,7 @@ import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
+import dev.numlint.rules.Quote;
 import dev.numlint.spi.FindingSink;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,8 +100,63 @@ final class ClangSupplements {
             CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {
         List<Path> byName = dev.numlint.cuda.clang.ClangIncludesByName.includeDirsByName(file, bytes, bc, run::inTree);
         HeaderDialect hd = borrowed(run, file, bc);
-        if (hd == null) return run.clang.arguments(file, language(dialect), bc, byName);
-        return hd.apply(file, run.clang.arguments(file, hd.languageOf(file), bc, byName));
+        List<String> args = hd == null
+                ? run.clang.arguments(file, language(dialect), bc, byName)
+                : hd.apply(file, run.clang.arguments(file, hd.languageOf(file), bc, byName));
+        if (!SourceKinds.isHeader(file)) return args;
+        // a header read on its own: the branches its conditions leave inactive without the build's macros are
+        // named in a notice (inactiveAlone), so the record of them is kept
+        List<String> keep = new ArrayList<>(args);
+        keep.addAll(ClangUnit.KEEP_INACTIVE);
+        return keep;
+    }
+
+    /** Content lines a header read alone must leave inactive before a notice names them. */
+    private static final int INACTIVE_LINES = 5;
+
+    /**
+     * The notice of a header read on its own whose preprocessor branches are inactive there (a single-file library's
+     * {@code #ifdef STB_IMAGE_RESIZE_IMPLEMENTATION}, which no compiled unit defines and includes it with): their
+     * code is not analyzed, and the notice says so and where; null when they hold fewer than {@link #INACTIVE_LINES}
+     * lines.
+     */
+    static Notification inactiveAlone(String rel, ClangUnit unit, byte[] bytes) {
+        List<Integer> r = unit.inactiveLines();
+        List<int[]> regions = new ArrayList<>();
+        int lines = 0;
+        for (int i = 0; i + 1 < r.size(); i += 2) {
+            int content = r.get(i + 1) - r.get(i) - 1;
+            if (content <= 0) continue;
+            regions.add(new int[] {r.get(i), r.get(i + 1), content});
+            lines += content;
+        }
+        if (lines < INACTIVE_LINES) return null;
+        regions.sort((a, b) -> b[2] != a[2] ? Integer.compare(b[2], a[2]) : Integer.compare(a[0], b[0]));
+        String[] text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split("\\R", -1);
+        StringBuilder where = new StringBuilder();
+        for (int i = 0; i < Math.min(3, regions.size()); i++) {
+            int[] g = regions.get(i);
+            String directive = g[0] - 1 < text.length ? text[g[0] - 1].strip() : "";
+            where.append(i == 0 ? "" : ", ")
+                    .append("lines ")
+                    .append(g[0])
+                    .append('-')
+                    .append(g[1]);
+            if (directive.startsWith("#"))
+                where.append(" ('")
+                        .append(Quote.shorten(directive, Quote.EXPRESSION))
+                        .append("')");
+        }
+        if (regions.size() > 3) where.append(", ...");
+        return new Notification(
+                rel,
+                regions.get(0)[0],
+                Level.NOTE,
+                "clang-inactive-alone",
+                "read on its own (no compiled unit includes it as the build compiles it): " + lines + " line"
+                        + (lines == 1 ? "" : "s") + " in " + regions.size() + " preprocessor branch"
+                        + (regions.size() == 1 ? "" : "es") + " inactive there are not analyzed: " + where
+                        + "; a unit that includes it with the macros those conditions test would compile them");
     }
 
     /**
@@ -243,6 +299,8 @@ final class ClangSupplements {
                 ? ownError(unit.firstError(), bytes)
                 : null;
         if (refused != null) return new ClangSupplement(unit).notCompiled(refused);
+        Notification inactive = alone && SourceKinds.isHeader(file) ? inactiveAlone(rel, unit, bytes) : null;
+        if (inactive != null) sink.notify(inactive);
         ClangSupplement supplement = new ClangSupplement(unit);
         String system = unit.errors() > 0 ? systemHeaderMissing(unit.firstError(), bytes) : null;
         if (system != null) {

@@ -44,6 +44,65 @@ final class ClangDiagnostics {
      */
     static final String ERRORS = "!";
 
+    /**
+     * The key of the preprocessor's inactive regions of the main file, among the unknown type names: first and last
+     * line of each, in pairs ({@link ClangUnit#inactiveLines()}); recorded only in a parse asked to keep them
+     * ({@link ClangUnit#KEEP_INACTIVE}).
+     */
+    static final String INACTIVE = "?";
+
+    /** Whether {@code key} of the unknown type names is one of this class's own keys, not a name. */
+    static boolean ownKey(String key) {
+        return key.equals(ERRORS) || key.equals(INACTIVE);
+    }
+
+    /** {@link ClangUnit#undefinedTypes()} of {@code unit}, whose unknown type names are {@code unknownTypes}. */
+    static Map<String, Integer> undefinedTypes(ClangUnit unit, Map<String, List<Integer>> unknownTypes) {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, List<Integer>> e : unknownTypes.entrySet()) {
+            if (e.getKey().startsWith(UNDECLARED) || ownKey(e.getKey())) continue;
+            java.util.Set<Object> places = new java.util.HashSet<>();
+            for (int line : e.getValue()) {
+                ClangUnit.Function in = null;
+                for (ClangUnit.Function f : unit.functions()) {
+                    if (line >= f.startLine() && line <= f.endLine()) {
+                        in = f;
+                        break;
+                    }
+                }
+                places.add(in == null ? (Object) line : in);
+            }
+            out.put(e.getKey(), places.size());
+        }
+        return out;
+    }
+
+    /**
+     * Adds the inactive regions of {@code file}, the main file, to {@code types} under {@link #INACTIVE}: the lines
+     * of each branch the preprocessor skipped (its directive to its {@code #endif}). Nothing when the parse kept no
+     * preprocessing record.
+     */
+    static void inactive(CXTranslationUnit tu, CXFile file, Map<String, List<Integer>> types) {
+        if (file == null || file.isNull()) return;
+        org.bytedeco.llvm.clang.CXSourceRangeList skipped = clang_getSkippedRanges(tu, file);
+        if (skipped == null || skipped.isNull()) return;
+        try {
+            List<Integer> lines = new ArrayList<>();
+            int[] a = new int[1];
+            int[] b = new int[1];
+            for (int i = 0; i < skipped.count() && lines.size() < 2 * MAX_ERROR_LINES; i++) {
+                org.bytedeco.llvm.clang.CXSourceRange r = skipped.ranges().position(i);
+                clang_getSpellingLocation(clang_getRangeStart(r), (CXFile) null, a, (int[]) null, (int[]) null);
+                clang_getSpellingLocation(clang_getRangeEnd(r), (CXFile) null, b, (int[]) null, (int[]) null);
+                lines.add(a[0]);
+                lines.add(b[0]);
+            }
+            if (!lines.isEmpty()) types.put(INACTIVE, lines);
+        } finally {
+            clang_disposeSourceRangeList(skipped);
+        }
+    }
+
     /** Error lines kept per file. */
     private static final int MAX_ERROR_LINES = 4096;
 

@@ -241,6 +241,7 @@ public final class ClangParser {
             return ClangUnit.failed(unitFile, "its includer " + file.getFileName() + ClangIncludes.NOT_INCLUDED);
         }
         ClangDiagnostics.Diag d = ClangDiagnostics.of(tu, targetFile, ownErrors);
+        if (target == null) ClangDiagnostics.inactive(tu, clang_getFile(tu, file.toString()), d.unknownTypes());
         ClangWalker w = new ClangWalker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
         w.target = target != null;
         CXCursor root = clang_getTranslationUnitCursor(tu);

@@ -193,24 +193,7 @@ public final class ClangUnit {
      * functions whose bodies or signatures hold one of its lines, and each line outside every function.
      */
     public Map<String, Integer> undefinedTypes() {
-        Map<String, Integer> out = new java.util.TreeMap<>();
-        for (Map.Entry<String, List<Integer>> e : unknownTypes.entrySet()) {
-            if (e.getKey().startsWith(ClangDiagnostics.UNDECLARED) || e.getKey().equals(ClangDiagnostics.ERRORS))
-                continue;
-            java.util.Set<Object> places = new java.util.HashSet<>();
-            for (int line : e.getValue()) {
-                Function in = null;
-                for (Function f : functions()) {
-                    if (line >= f.startLine() && line <= f.endLine()) {
-                        in = f;
-                        break;
-                    }
-                }
-                places.add(in == null ? (Object) line : in);
-            }
-            out.put(e.getKey(), places.size());
-        }
-        return out;
+        return ClangDiagnostics.undefinedTypes(this, unknownTypes);
     }
 
     /**
@@ -220,10 +203,18 @@ public final class ClangUnit {
     public Map<String, List<Integer>> diagnosed(boolean undeclared) {
         Map<String, List<Integer>> out = new java.util.TreeMap<>();
         unknownTypes.forEach((k, v) -> {
-            if (k.equals(ClangDiagnostics.ERRORS)) return;
+            if (ClangDiagnostics.ownKey(k)) return;
             if (k.startsWith(ClangDiagnostics.UNDECLARED) == undeclared) out.put(undeclared ? k.substring(1) : k, v);
         });
         return out;
+    }
+
+    /** The arguments that have Clang keep the main file's inactive regions ({@link #inactiveLines()}). */
+    public static final List<String> KEEP_INACTIVE = List.of("-Xclang", "-detailed-preprocessing-record");
+
+    /** The first and last line of each region the preprocessor skipped, in pairs, when the parse kept them. */
+    public List<Integer> inactiveLines() {
+        return unknownTypes.getOrDefault(ClangDiagnostics.INACTIVE, List.of());
     }
 
     /** The lines of this file Clang's errors are located on (their expansion), in the order reported. */
