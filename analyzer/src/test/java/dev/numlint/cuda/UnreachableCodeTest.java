@@ -42,6 +42,13 @@ class UnreachableCodeTest {
         assertThat(uses("if (a < b && c > Converged(i)) x = 2 * Converged(j);", "Converged"))
                 .isEqualTo(2);
         assertThat(uses("y = mask & Converged(i);", "Converged")).isEqualTo(1);
+        // a call under a conditional directive: the macro's name is no return type (libpng's png_read_start_row)
+        assertThat(uses("   x = 0;\n#ifdef PNG_READ_TRANSFORMS_SUPPORTED\n   png_init(png_ptr);\n#endif\n", "png_init"))
+                .isEqualTo(1);
+        assertThat(uses("{\n#if defined(A) && \\\n    B\n  png_init(p);\n}", "png_init"))
+                .isEqualTo(1);
+        assertThat(uses("#endif\nstatic void png_init(int p)\n{\n}", "png_init"))
+                .isZero();
     }
 
     @Test

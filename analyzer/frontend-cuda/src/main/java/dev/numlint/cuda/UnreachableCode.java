@@ -424,8 +424,34 @@ final class UnreachableCode {
     /** The index of the last character before {@code i} that is no white space, or -1. */
     private static int back(byte[] code, int i) {
         int k = i - 1;
-        while (k >= 0 && Character.isWhitespace(code[k])) k--;
+        while (k >= 0) {
+            if (code[k] == '\n' && k > 0) {
+                // a preprocessor directive above is no token of the code ('#ifdef PNG_READ_TRANSFORMS_SUPPORTED' over
+                // 'png_init_read_transformations(png_ptr);' made the call a declaration with a return type)
+                int s = lineStart(code, k - 1);
+                int j = s;
+                while (j < k && (code[j] == ' ' || code[j] == '\t')) j++;
+                if (j < k && code[j] == '#') {
+                    k = s - 1;
+                    continue;
+                }
+            }
+            if (!Character.isWhitespace(code[k])) break;
+            k--;
+        }
         return k;
+    }
+
+    /** The start of the logical line holding {@code k}: its continuation lines ({@code \} at their end) included. */
+    private static int lineStart(byte[] code, int k) {
+        int s = k;
+        while (true) {
+            while (s > 0 && code[s - 1] != '\n') s--;
+            int e = s - 2; // the previous line's last character (before its \n, and a \r)
+            if (e >= 0 && code[e] == '\r') e--;
+            if (e < 0 || code[e] != '\\') return s;
+            s = e;
+        }
     }
 
     /** The word that ends at {@code k}. */
