@@ -15,9 +15,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A scanned unit ({@code .cu}, {@code .c}, {@code .cpp}...) that no compile command compiles, that no compiled unit
- * includes, and that only files the build does not compile {@code #include} (transitively, through headers too): a
- * port's {@code impl.cu-cl.cpp} that only its unbuilt {@code main.cu} includes. With a compilation database it is not
+ * A scanned unit ({@code .cu}, {@code .c}, {@code .cpp}...) or header that no compile command compiles, that no compiled
+ * unit includes, and that only files the build does not compile {@code #include} (transitively, through headers too):
+ * a port's {@code impl.cu-cl.cpp} that only its unbuilt {@code main.cu} includes, a library's {@code export.h} that
+ * only its tests include when the configuration builds no tests (session 49: five errors of one project's pool). A
+ * header no file includes is not concerned: it may be the interface of a library whose users include it. With a compilation database it is not
  * compiled either ({@link BuildContext#notCompiled}: its findings are notes, {@link NotCompiledReview}), the reason
  * naming an unbuilt includer; one {@code not-compiled-included} note names such files. A file that a compiled unit
  * reaches has its context already ({@link BuildContext#compiledVia()}) and is not concerned; nor is anything without a
@@ -63,7 +65,6 @@ final class UnbuiltIncluders {
                 Path origin = unbuilt.get(first);
                 unbuilt.put(file, origin);
                 grew = true;
-                if (!ContextChoice.unit(file)) continue;
                 String by = ctx.relativize(first)
                         + (origin.equals(first) ? "" : " (reached from " + ctx.relativize(origin) + ")");
                 int others = e.getValue().size() - 1;
@@ -88,7 +89,7 @@ final class UnbuiltIncluders {
                 0,
                 Level.NOTE,
                 NOTICE,
-                count + " scanned C/C++/CUDA source" + (count == 1 ? "" : "s")
+                count + " scanned C/C++/CUDA file" + (count == 1 ? "" : "s")
                         + " that no compile command compiles and that only files the build does not compile"
                         + " #include: analyzed, their findings are notes: " + String.join("; ", named.subList(0, shown))
                         + (named.size() > shown ? " and " + (named.size() - shown) + " more" : "")));
