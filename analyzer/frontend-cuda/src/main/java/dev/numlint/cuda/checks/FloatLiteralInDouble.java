@@ -13,8 +13,9 @@ import dev.numlint.rules.RuleCatalog;
  * NL014 in CUDA/C++ source: a float literal whose float value is not the number it denotes ({@code 0.1f}) widened
  * to double by the double arithmetic or the double target it reaches ({@code double d = 0.1f}, {@code r = x * 0.1f}
  * with double {@code x} and {@code r}): the double result carries float's rounding error of the constant, up to
- * 2^-24 (6e-8) relative, about 10^8 times double's. Always a warning: the value is wrong at double precision wherever it
- * goes. A literal spelled to float's full precision (8 or more significant digits: FLT_EPSILON, FLT_MIN as the
+ * 2^-24 (6e-8) relative, about 10^8 times double's. A warning where the value it computes decides something, becomes an
+ * integer or an index, or cancels ({@link Consequences#of}); else a note: a result off by 2^-24 relative that nothing
+ * amplifies is off by as much, far below what the code's outputs resolve in every evaluation so far. A literal spelled to float's full precision (8 or more significant digits: FLT_EPSILON, FLT_MIN as the
  * headers spell them) or whose value is a power of two names that float on purpose: not reported. A round literal
  * (an order of magnitude: {@code 1e-10f}, {@code 0.01f}) used as a tolerance ({@link ToleranceUse}: a guard in a
  * denominator or under sqrt/log, a bound of max/min, a threshold, or a local initialised with it and used only so) is
@@ -72,7 +73,13 @@ public final class FloatLiteralInDouble implements CudaCheck {
                             parts.error(),
                             "decimal",
                             parts.decimal());
-            out.report(ruleId(), facts.function, w.site(), msg, Confidence.HIGH, null, null);
+            // consequence over existence: the constant is off by at most 2^-24 relative, and so is what it computes;
+            // a warning where that value decides something, becomes an integer or an index, or cancels (three
+            // evaluations judged every stored one tolerable: session 25's 38, session 33's 9, session 49's 18)
+            Impact impact = Consequences.of(w.site(), out);
+            if (impact.kind() != Impact.Kind.AMPLIFIED && impact.kind() != Impact.Kind.CANCELLATION)
+                impact = new Impact(Impact.Kind.BOUNDED, RuleCatalog.get().phrase("widened-stored"), null, null);
+            out.report(ruleId(), facts.function, w.site(), msg, Confidence.HIGH, impact, null);
         }
     }
 
@@ -86,7 +93,10 @@ public final class FloatLiteralInDouble implements CudaCheck {
         if (use != null) return use;
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("initialization of '([A-Za-z_][A-Za-z_0-9]*)'")
                 .matcher(w.target());
-        if (m.matches() && w.function() != null) {
+        // the local holds the constant itself (const double floor_v = 1e-10f), not a value computed with it (double
+        // s = x * 3.7f, then if (s > limit): s is the value compared, not the threshold)
+        String held = w.expression().replaceAll("[\\s()]", "");
+        if (m.matches() && w.function() != null && held.equals(w.literal())) {
             String local = ToleranceUse.usesOf(w.function(), m.group(1));
             if (local != null) return local + " (as '" + Consequences.shortQuote(m.group(1)) + "')";
         }

@@ -718,7 +718,7 @@ public final class ClangSupplement {
             facts(out, w.in())
                     .widenedLiterals
                     .add(new FunctionFacts.WidenedLiteral(
-                            site(w.node(), w.in()),
+                            flowing(w.node(), w.in()),
                             w.literal(),
                             unit.text(w.node()),
                             w.target(),
