@@ -120,6 +120,10 @@ final class ClangGuards {
                 if ((ga != null || ca) && (gb != null || cb)) return ga != null ? ga : gb;
                 return null;
             }
+            if (n.spelling.equals("/")) {
+                String mean = ClangWeightedMeans.guard(unit, n);
+                if (mean != null) return mean;
+            }
             if (n.spelling.equals("*") || n.spelling.equals("/")) return ga != null ? ga : gb;
             return null;
         }
