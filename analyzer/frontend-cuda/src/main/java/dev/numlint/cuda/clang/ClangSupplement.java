@@ -461,7 +461,11 @@ public final class ClangSupplement {
         Map<String, ClangUnit.Conversion> clang = null;
         for (var it = facts.conversions.listIterator(); it.hasNext(); ) {
             FunctionFacts.Conversion c = it.next();
-            if (!c.floatData() || c.constant() != null || (!c.unsigned() && c.bytes() >= 4)) continue;
+            // a conversion to int or wider signed: only Clang's interval (the add-half rounding '(int)(0.5 +
+            // fann_rand(0, n - 1))', non-negative through the macro's rand() and unsigned span, integer data scaled
+            // or not); its guard stays
+            boolean wideSigned = !c.unsigned() && c.bytes() >= 4;
+            if (!c.floatData() && !wideSigned || c.constant() != null) continue;
             if (clang == null) {
                 clang = new java.util.HashMap<>();
                 for (ClangUnit.Conversion k : unit.conversions()) {
@@ -471,21 +475,22 @@ public final class ClangSupplement {
             ClangUnit.Conversion k = clang.get(c.site().line() + ":" + c.site().column());
             if (k == null) continue;
             double[] range = unit.interval(k.operand(), k.in());
-            boolean guarded = k.guarded() && !scaledPast(k, range);
+            boolean guarded = wideSigned ? c.guarded() : k.guarded() && !scaledPast(k, range);
             // Clang's interval where it knows more (x - floor(x/c)*c, a field every store of the file writes
             // non-negative): both are sound, their intersection is (session 30)
             double lo = Math.max(c.lo(), range[0]), hi = Math.min(c.hi(), range[1]);
-            boolean narrower = c.unsigned() && lo <= hi && (lo > c.lo() && c.lo() < 0 || hi < c.hi());
+            boolean narrower = (c.unsigned() || wideSigned) && lo <= hi && (lo > c.lo() && c.lo() < 0 || hi < c.hi());
             if (narrower && !c.nonNegative() && c.lo() < 0 && lo >= 0) {
                 String evidence = unit.storedEvidence(k.operand());
                 if (evidence != null) facts.storedValues.add(new FunctionFacts.StoredValue(c.site(), evidence));
             }
             // both guarded: Clang's guard replaces the hand-written one where it says which sides clamps bound, or
             // where a dominating test bounds the operand from below (the direction the hand-written guard lacks)
-            boolean fromBelow = guarded && ClangGuards.fromBelow(unit, k.operand(), k.in());
+            boolean fromBelow =
+                    wideSigned ? c.fromBelow() : guarded && ClangGuards.fromBelow(unit, k.operand(), k.in());
             if (!narrower
                     && guarded == c.guarded()
-                    && !(guarded && ClangGuards.namesSides(k.guard()))
+                    && !(guarded && !wideSigned && ClangGuards.namesSides(k.guard()))
                     && fromBelow == c.fromBelow()) continue;
             it.set(new FunctionFacts.Conversion(
                     c.site(),
@@ -502,7 +507,7 @@ public final class ClangSupplement {
                     narrower ? lo : c.lo(),
                     narrower ? hi : c.hi(),
                     c.explicit(),
-                    guarded ? k.guard() : null,
+                    guarded ? (wideSigned ? c.guard() : k.guard()) : null,
                     null,
                     fromBelow));
         }
