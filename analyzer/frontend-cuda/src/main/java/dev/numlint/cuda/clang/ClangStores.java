@@ -14,17 +14,19 @@ import java.util.TreeSet;
 
 /**
  * The stored values of a {@link ClangUnit} (session 30, issue #26): for a structure field (by its USR, the field
- * within its record type), a {@code static} global, or the elements of either, the interval that covers every value
- * a store of this file writes to it ({@code s->snr[i] = getbitu(b, p, 6) * 0.25}: non-negative), so that a read of it
- * in another function of the file has that interval. A decoder fills a record from unsigned bit fields in one
- * function and converts the field back to an integer field in another: the conversion cannot see a negative value.
+ * within its record type), a {@code static} or {@code const} global (in a namespace too), or the elements of either,
+ * the interval that covers every value a store of this file writes to it ({@code s->snr[i] = getbitu(b, p, 6) *
+ * 0.25}: non-negative), so that a read of it in another function of the file has that interval. A decoder fills a
+ * record from unsigned bit fields in one function and converts the field back to an integer field in another: the
+ * conversion cannot see a negative value. A constant's value is its initializer's ({@code static const double PI =
+ * 3.14159...;} in a library's namespace: {@code static_cast<size_t>(PI * sqrt(r))} is not negative).
  *
  * <p>Conservative: unknown when the file takes the address of the field or global ({@code &s->snr}, an array of it
  * decaying to a pointer anywhere but a subscript), when a pointer to its record is cast to another pointer type,
  * passed to a function this file does not define ({@code memcpy}, an external decoder) other than {@code memset}
- * with 0, or when any store's value is unknown or can be negative. A global that is not {@code static} can be
- * written by another file: never known. A field's stores in other files are not seen: the evidence is this file's,
- * and the message says so.
+ * with 0, or when any store's value is unknown or can be negative. A global that is neither {@code static} nor
+ * {@code const} can be written by another file: never known. A field's stores in other files are not seen: the
+ * evidence is this file's, and the message says so.
  */
 final class ClangStores {
     private static final double INF = ValueBounds.INF;
@@ -107,9 +109,10 @@ final class ClangStores {
         staticGlobals = new HashSet<>();
         defined = new HashSet<>();
         for (ClangUnit.Function f : unit.functions()) defined.add(f.node().spelling);
-        for (ClangNode t : unit.top()) {
-            // a file-scope static: no other file writes it (its zero initialization is a store of 0)
-            if (t.kind == CXCursor_VarDecl && unit.text(t).strip().startsWith("static")) staticGlobals.add(t.usr);
+        for (ClangNode t : fileScopeVariables()) {
+            // a file-scope static: no other file writes it (its zero initialization is a store of 0); a constant
+            // (static const double PI = 3.14...; in a namespace, const double kScale = 0.5;): nothing writes it
+            if (unit.text(t).strip().startsWith("static") || constant(t.canon)) staticGlobals.add(t.usr);
         }
         for (ClangNode t : unit.top())
             t.forEach(n -> {
@@ -163,6 +166,24 @@ final class ClangStores {
                 && Double.valueOf(0).equals(folded(a.get(1)));
     }
 
+    /** Whether the type {@code canon} is const itself ({@code const double}, not {@code const char *}). */
+    private static boolean constant(String canon) {
+        if (canon == null) return false;
+        return canon.endsWith(" const") || canon.startsWith("const ") && !canon.matches(".*[*&\\[(].*");
+    }
+
+    /** The variables declared at file scope, in a namespace or a linkage block included. */
+    private List<ClangNode> fileScopeVariables() {
+        List<ClangNode> out = new ArrayList<>();
+        List<ClangNode> todo = new ArrayList<>(unit.top());
+        for (int i = 0; i < todo.size() && i < 1_000_000; i++) {
+            ClangNode t = todo.get(i);
+            if (t.kind == CXCursor_VarDecl) out.add(t);
+            else if (t.kind == CXCursor_Namespace || t.kind == CXCursor_LinkageSpec) todo.addAll(t.children);
+        }
+        return out;
+    }
+
     private Stored compute(String key, String name) {
         List<ClangNode> uses = refs.getOrDefault(key, List.of());
         double lo = INF, hi = -INF;
@@ -170,8 +191,8 @@ final class ClangStores {
         if (staticGlobals.contains(key)) {
             lo = 0; // zero-initialized, or by its initializer below
             hi = 0;
-            for (ClangNode t : unit.top()) {
-                if (t.kind == CXCursor_VarDecl && key.equals(t.usr) && !t.children.isEmpty()) {
+            for (ClangNode t : fileScopeVariables()) {
+                if (key.equals(t.usr) && !t.children.isEmpty()) {
                     ClangNode init = t.children.get(t.children.size() - 1);
                     if (!clang_isExpressionKind(init.kind)) continue;
                     if (init.kind == CXCursor_InitListExpr) return null;
