@@ -593,11 +593,20 @@ public final class Scanner {
             this.executor = new CountingExecutor(ctx.pool, this::taskDone);
         }
 
+        /** Whether this analyzer tells its files' ends itself ({@link #fileDone()}). */
+        private volatile boolean perFile;
+
         /** A finished task of this analyzer counts as a finished file for the progress display (at most all). */
         private void taskDone() {
-            if (advanced.incrementAndGet() <= fileCount) {
+            if (!perFile && advanced.incrementAndGet() <= fileCount) {
                 progress.advance(1);
             }
+        }
+
+        @Override
+        public void fileDone() {
+            perFile = true;
+            if (advanced.incrementAndGet() <= fileCount) progress.advance(1);
         }
 
         void finishProgress() {

@@ -197,6 +197,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 Path f;
                 while ((f = queue.poll()) != null) {
                     analyzeFile(run, included, f, sink, null);
+                    ctx.fileDone();
                 }
             };
             FileWorkers.run(ctx, phase.size(), worker);
