@@ -562,6 +562,31 @@ class ScannerTest {
     }
 
     @Test
+    void anAnalyzerThatWorksThroughItsFilesOnOneTaskMovesTheCountPerFile() throws IOException {
+        // session 49: the CUDA front end parses its units on as many tasks as cores; the count moved only when a task
+        // ended ("145 of 348 file analyses done" for three minutes). fileDone() moves it per file
+        for (int i = 0; i < 3; i++) write("src/k" + i + ".cu", "k");
+        Analyzer cuda = analyzer("cuda", Layer.CUDA_SOURCE, Analyzer.PHASE_KERNEL, (ctx, files, sink) -> {
+            try {
+                Thread.sleep(1_100); // past the display's first second
+                for (Path f : files) {
+                    ctx.fileDone();
+                    Thread.sleep(250); // past its interval
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(cuda))
+                .cacheDir(dir.resolve(".cache"))
+                .progress(new java.io.PrintStream(bytes, true))
+                .build());
+        assertThat(bytes.toString()).contains("[1/3]", "[2/3]", "[3/3]");
+    }
+
+    @Test
     void theProgressLineMentionsPtxOnlyWhenTheScanHasCuFiles() {
         List<Path> java = List.of(Path.of("a/Main.java"), Path.of("pom.xml"));
         List<Path> cuda = List.of(Path.of("a/Main.java"), Path.of("k/kernel.cu"));
