@@ -590,9 +590,9 @@ class ScannerTest {
     void theProgressLineMentionsPtxOnlyWhenTheScanHasCuFiles() {
         List<Path> java = List.of(Path.of("a/Main.java"), Path.of("pom.xml"));
         List<Path> cuda = List.of(Path.of("a/Main.java"), Path.of("k/kernel.cu"));
-        assertThat(Scanner.ptxHint(dev.numlint.spi.PtxMode.AUTO, java)).isFalse();
-        assertThat(Scanner.ptxHint(dev.numlint.spi.PtxMode.AUTO, cuda)).isTrue();
-        assertThat(Scanner.ptxHint(dev.numlint.spi.PtxMode.OFF, cuda)).isFalse();
+        assertThat(Progress.ptxHint(dev.numlint.spi.PtxMode.AUTO, java)).isFalse();
+        assertThat(Progress.ptxHint(dev.numlint.spi.PtxMode.AUTO, cuda)).isTrue();
+        assertThat(Progress.ptxHint(dev.numlint.spi.PtxMode.OFF, cuda)).isFalse();
     }
 
     interface Body {

@@ -48,6 +48,12 @@ final class Progress {
         return new Progress(out, delayNanos, intervalNanos, true, ptxOn);
     }
 
+    /** Whether the progress line says that .cu files are compiled to PTX: the PTX layer is on and a .cu scanned. */
+    static boolean ptxHint(dev.numlint.spi.PtxMode mode, java.util.List<java.nio.file.Path> files) {
+        return mode == dev.numlint.spi.PtxMode.AUTO
+                && files.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"));
+    }
+
     String shown() {
         return done.get() + "/" + total.get();
     }

@@ -111,7 +111,7 @@ public final class Scanner {
         shared.files = List.copyOf(ok);
         Set<Path> handled = new LinkedHashSet<>();
         Progress progress = options.progressLines
-                ? Progress.lines(options.progress, ptxHint(options.ptxMode, ok))
+                ? Progress.lines(options.progress, Progress.ptxHint(options.ptxMode, ok))
                 : new Progress(options.progress);
         progress.startHeartbeat();
 
@@ -174,12 +174,6 @@ public final class Scanner {
         dev.numlint.model.Timings.since("merge", t1);
         progress.finish(result.filesAnalyzed(), result.filesNotAnalyzed());
         return result;
-    }
-
-    /** Whether the progress line says that .cu files are compiled to PTX: the PTX layer is on and a .cu scanned. */
-    static boolean ptxHint(PtxMode mode, List<Path> files) {
-        return mode == PtxMode.AUTO
-                && files.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"));
     }
 
     private List<Path> accepted(Analyzer a, List<Path> files, Shared shared) {
@@ -598,9 +592,7 @@ public final class Scanner {
 
         /** A finished task of this analyzer counts as a finished file for the progress display (at most all). */
         private void taskDone() {
-            if (!perFile && advanced.incrementAndGet() <= fileCount) {
-                progress.advance(1);
-            }
+            if (!perFile && advanced.incrementAndGet() <= fileCount) progress.advance(1);
         }
 
         @Override

@@ -134,6 +134,20 @@ final class ClangSyntax {
         return name[0] == null ? "" : name[0];
     }
 
+    /** Whether {@code n} lies in a {@code sizeof} or {@code alignof} within {@code top}: its type, not its value. */
+    static boolean inSizeof(ClangNode n, ClangNode top) {
+        for (ClangNode c = n; c != null && c != top; c = c.parent) if (c.kind == CXCursor_UnaryExpr) return true;
+        return false;
+    }
+
+    /** Whether {@code n} lies in an argument of a call within {@code top} (not in its callee). */
+    static boolean callArgument(ClangNode n, ClangNode top) {
+        for (ClangNode c = n, p = n.parent; p != null && c != top; c = p, p = p.parent) {
+            if (p.kind == CXCursor_CallExpr && !p.children.isEmpty() && p.children.get(0) != c) return true;
+        }
+        return false;
+    }
+
     /** The call's arguments: its children after the callee reference. */
     /**
      * Whether an argument of a double call is itself computed in double (an operation, a call or a selection of

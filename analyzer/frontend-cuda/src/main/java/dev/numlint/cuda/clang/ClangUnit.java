@@ -486,10 +486,16 @@ public final class ClangUnit {
     static String templateParam(ClangNode op) {
         String[] found = new String[1];
         op.forEach(n -> {
+            // a type named in a value's place is none (m_w * m_h * sizeof(T) is an integer, whatever T is)
+            if (n.kind == CXCursor_TypeRef || ClangSyntax.inSizeof(n, op)) return;
             if (found[0] == null && n.canon != null && n.canon.matches("(const )?type-parameter-0-\\d+")) {
                 found[0] = n.canon.replace("const ", "");
             }
-            if (found[0] == null && n.pointee != null && n.pointee.matches("(const )?type-parameter-0-\\d+")) {
+            // a T * passed to a call is a buffer, not the value (gzread(in, m_data[i], n) returns int)
+            if (found[0] == null
+                    && n.pointee != null
+                    && n.pointee.matches("(const )?type-parameter-0-\\d+")
+                    && !ClangSyntax.callArgument(n, op)) {
                 found[0] = n.pointee.replace("const ", "");
             }
         });
