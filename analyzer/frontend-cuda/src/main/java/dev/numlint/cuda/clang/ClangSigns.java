@@ -283,7 +283,7 @@ final class ClangSigns {
      */
     private List<ClangNode> unpaired(ClangNode e) {
         List<ClangNode> factors = new ArrayList<>();
-        flatten(e, factors, 0);
+        ClangSyntax.operands(e, "*", factors, 0);
         if (factors.size() < 3) return null;
         List<ClangNode> left = new ArrayList<>(factors);
         boolean paired = false;
@@ -299,18 +299,6 @@ final class ClangSigns {
             }
         }
         return paired ? left : null;
-    }
-
-    private static void flatten(ClangNode e, List<ClangNode> out, int depth) {
-        ClangNode x = strip(e);
-        if (x != null
-                && depth < 16
-                && x.kind == CXCursor_BinaryOperator
-                && x.spelling.equals("*")
-                && x.children.size() == 2) {
-            flatten(x.children.get(0), out, depth + 1);
-            flatten(x.children.get(1), out, depth + 1);
-        } else if (x != null) out.add(x);
     }
 
     /** {@code x * x}: the same variable, member or element written twice, with no call (two calls differ). */

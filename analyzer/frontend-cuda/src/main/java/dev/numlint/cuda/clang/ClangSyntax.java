@@ -134,6 +134,22 @@ final class ClangSyntax {
         return name[0] == null ? "" : name[0];
     }
 
+    /**
+     * The operands of a chain of the binary operator {@code op} ({@code a * b * c}, {@code (w1 + w2) + w3}), however
+     * parenthesized, each stripped of parentheses and implicit conversions, in order; {@code e} itself when it is none.
+     */
+    static void operands(ClangNode e, String op, List<ClangNode> out, int depth) {
+        ClangNode x = strip(e);
+        if (x != null
+                && depth < 16
+                && x.kind == CXCursor_BinaryOperator
+                && x.spelling.equals(op)
+                && x.children.size() == 2) {
+            operands(x.children.get(0), op, out, depth + 1);
+            operands(x.children.get(1), op, out, depth + 1);
+        } else if (x != null) out.add(x);
+    }
+
     /** Whether {@code n} lies in a {@code sizeof} or {@code alignof} within {@code top}: its type, not its value. */
     static boolean inSizeof(ClangNode n, ClangNode top) {
         for (ClangNode c = n; c != null && c != top; c = c.parent) if (c.kind == CXCursor_UnaryExpr) return true;

@@ -23,8 +23,8 @@ final class ClangWeightedMeans {
         if (div.kind != CXCursor_BinaryOperator || !div.spelling.equals("/") || div.children.size() != 2) return null;
         List<ClangNode> num = new ArrayList<>();
         List<ClangNode> den = new ArrayList<>();
-        terms(div.children.get(0), num, 0);
-        terms(div.children.get(1), den, 0);
+        ClangSyntax.operands(div.children.get(0), "+", num, 0);
+        ClangSyntax.operands(div.children.get(1), "+", den, 0);
         if (num.size() < 2 || num.size() != den.size()) return null;
         ClangUnit.Function fn = unit.functionOf(div);
         if (fn == null) return null;
@@ -44,20 +44,5 @@ final class ClangWeightedMeans {
         }
         if (!weights.isEmpty()) return null;
         return "a weighted mean of values >= 0 (line " + div.line + "), not negative while its weights are not";
-    }
-
-    /** The terms of a sum, its parentheses removed. */
-    private static void terms(ClangNode e, List<ClangNode> out, int depth) {
-        ClangNode n = strip(e);
-        if (n != null
-                && depth < 16
-                && n.kind == CXCursor_BinaryOperator
-                && n.spelling.equals("+")
-                && n.children.size() == 2) {
-            terms(n.children.get(0), out, depth + 1);
-            terms(n.children.get(1), out, depth + 1);
-        } else {
-            out.add(e);
-        }
     }
 }
