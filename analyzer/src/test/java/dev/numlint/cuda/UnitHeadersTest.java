@@ -127,6 +127,26 @@ class UnitHeadersTest {
     }
 
     @Test
+    void typesOnlyAFileTheBuildDoesNotCompileLacksAreNoWarning(@TempDir Path dir) throws Exception {
+        // session 49: gtest's types in tests a configuration without tests does not build gave a warning that
+        // findings may be missed; those files' findings are notes, and their types are not the build's
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(src.resolve("main.c"), "int main(void) { return 0; }\n");
+        Files.writeString(
+                src.resolve("test_widget.c"),
+                "unsigned int check(const Widget *w, float f) { return (unsigned int)(f * 2.0f) + w->n; }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c"));
+        Path cache = dir.resolve("cache");
+        for (int run = 0; run < 2; run++) // the second from the cache
+        assertThat(scan(src, cache).result().notifications()).noneMatch(n -> n.id().equals("cuda-types-undefined"));
+        // compiled, the same file's unknown type is the build's: the warning names it
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c", "test_widget.c"));
+        assertThat(scan(src, cache).result().notifications())
+                .anyMatch(n ->
+                        n.id().equals("cuda-types-undefined") && n.message().contains("Widget"));
+    }
+
+    @Test
     void sourcesAUnityBuildIncludesAreReadFromTheOneParseOfItsUnit(@TempDir Path dir) throws Exception {
         // a unity build: main.c, the only compiled unit, includes the other sources (AGAL's main.cu includes 34 .cu
         // files and VTK's headers); each included source was a parse of main.c of its own, 34 parses of ten seconds
