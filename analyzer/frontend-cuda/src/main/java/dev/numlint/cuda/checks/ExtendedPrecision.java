@@ -15,9 +15,10 @@ import dev.numlint.rules.RuleCatalog;
  * long double the code provides on purpose (a specialisation of a template for long double, a long double function
  * whose floating parameters and result are all long double) or in a file the
  * analyzed configuration does not compile (it reaches an {@code #error}, as a header for another CPU does) is a note.
- * A cast to long double in a function whose long double is already reported at an earlier line (a declaration, a
- * parameter, its return type or an earlier cast) is a note pointing at that line: one warning per function that
- * computes in long double, not one per operand it widens (session 38: one project's 34 casts in 14 functions). In a
+ * A long double in a function whose long double is already reported at an earlier line (a declaration, a parameter,
+ * its return type or a cast) is a note pointing at that line: one warning per function that computes in long double,
+ * not one per operand it widens or variable it declares (session 38: one project's 34 casts in 14 functions; session
+ * 49: 29 declarations in one library's functions, all judged deliberate). In a
  * routine whose double twin the tree declares, the project's long double variant of it, every long double is a note
  * ({@link #review}).
  */
@@ -54,9 +55,9 @@ public final class ExtendedPrecision implements CudaCheck {
                 // C++ requires long double of a floating literal operator's parameter: 1.5_x calls
                 // operator""_x(1.5L), at compile time where the operator is constexpr, and what it returns is its own
                 impact = Impact.bounded("the parameter C++ requires of a floating literal operator");
-            } else if (facts.function != null
-                    && l.what().startsWith("cast ")
-                    && before < l.site().line()) {
+            } else if (facts.function != null && before < l.site().line()) {
+                // a declaration, a parameter or a cast after the function's first long double: the function is
+                // reported once (session 49: 29 warnings of one astronomy library, several per function)
                 impact = Impact.bounded(
                         "the function computes in long double already (line " + before + "): one warning per function");
             }
