@@ -106,6 +106,12 @@ public final class ValueBounds {
             case '-' -> new double[] {a[0] - b[1], a[1] - b[0]};
             case '*' -> product(a[0], a[1], b[0], b[1]);
             case '/' -> {
+                if (b[0] == 0 && b[1] >= 0 && (a[0] >= 0 || a[1] <= 0)) {
+                    // a divisor that is not negative, 0 included ((2r+1)*(2r+1), a count): the quotient keeps the
+                    // dividend's sign (x / 0 is an infinity of that sign in floating point; 0 / 0 is no number)
+                    if (integer) yield a[0] >= 0 ? new double[] {0, a[1]} : new double[] {a[0], 0};
+                    yield a[0] >= 0 ? new double[] {0, INF} : new double[] {-INF, 0};
+                }
                 if (integer || b[0] <= 0 && b[1] >= 0) {
                     // a non-negative integer divided by a positive one: in [0, a]
                     yield integer && b[0] >= 1 && a[0] >= 0 ? new double[] {0, a[1]} : new double[] {-INF, INF};
