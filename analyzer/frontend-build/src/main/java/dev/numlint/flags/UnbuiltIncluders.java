@@ -15,15 +15,15 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A scanned unit ({@code .cu}, {@code .c}, {@code .cpp}...) or header that no compile command compiles, that no compiled
- * unit includes, and that only files the build does not compile {@code #include} (transitively, through headers too):
- * a port's {@code impl.cu-cl.cpp} that only its unbuilt {@code main.cu} includes, a library's {@code export.h} that
- * only its tests include when the configuration builds no tests (session 49: five errors of one project's pool). A
- * header no file includes is not concerned: it may be the interface of a library whose users include it. With a compilation database it is not
- * compiled either ({@link BuildContext#notCompiled}: its findings are notes, {@link NotCompiledReview}), the reason
- * naming an unbuilt includer; one {@code not-compiled-included} note names such files. A file that a compiled unit
- * reaches has its context already ({@link BuildContext#compiledVia()}) and is not concerned; nor is anything without a
- * compilation database.
+ * A scanned unit ({@code .cu}, {@code .c}, {@code .cpp}...) or header that no compile command compiles, that no
+ * compiled unit includes, and that only files the build does not compile {@code #include} (transitively, through
+ * headers too): a port's {@code impl.cu-cl.cpp} that only its unbuilt {@code main.cu} includes, a library's {@code
+ * export.h} that only its tests include when the configuration builds no tests (session 49: five errors of one
+ * project's pool). A header no file includes is not concerned: it may be the interface of a library whose users include
+ * it. With a compilation database it is not compiled either ({@link BuildContext#notCompiled}: its findings are notes,
+ * {@link NotCompiledReview}), the reason naming an unbuilt includer; one {@code not-compiled-included} note names such
+ * files. A file that a compiled unit reaches has its context already ({@link BuildContext#compiledVia()}) and is not
+ * concerned; nor is anything without a compilation database.
  */
 final class UnbuiltIncluders {
     /** The notice that names the files concerned. */

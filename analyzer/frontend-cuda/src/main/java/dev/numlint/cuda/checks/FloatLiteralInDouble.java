@@ -15,8 +15,9 @@ import dev.numlint.rules.RuleCatalog;
  * with double {@code x} and {@code r}): the double result carries float's rounding error of the constant, up to
  * 2^-24 (6e-8) relative, about 10^8 times double's. A warning where the value it computes decides something, becomes an
  * integer or an index, or cancels ({@link Consequences#of}); else a note: a result off by 2^-24 relative that nothing
- * amplifies is off by as much, far below what the code's outputs resolve in every evaluation so far. A literal spelled to float's full precision (8 or more significant digits: FLT_EPSILON, FLT_MIN as the
- * headers spell them) or whose value is a power of two names that float on purpose: not reported. A round literal
+ * amplifies is off by as much, far below what the code's outputs resolve in every evaluation so far. A literal
+ * spelled to float's full precision (8 or more significant digits: FLT_EPSILON, FLT_MIN as the headers spell them) or
+ * whose value is a power of two names that float on purpose: not reported. A round literal
  * (an order of magnitude: {@code 1e-10f}, {@code 0.01f}) used as a tolerance ({@link ToleranceUse}: a guard in a
  * denominator or under sqrt/log, a bound of max/min, a threshold, or a local initialised with it and used only so) is
  * a note with a bounded impact: its float rounding, 2^-24 relative, does not change what it guards; the PTX layer's
