@@ -11,7 +11,7 @@ import java.util.List;
  * is a factor of one term of the numerator. With weights that are not negative it is a convex combination of the
  * {@code x}: it lies between the smallest and the largest of them. Colours merged in proportion to masses,
  * {@code rgb32(((double)a.red*m1 + (double)b.red*m2) / (m1 + m2), ...)} (session 49: six false errors of one round,
- * "-69.235 gives 18446744073709551547" for a mean of unsigned char channels). When every {@code x} is never negative
+ * "-69.235 gives 187 on x86" for a mean of unsigned char channels). When every {@code x} is never negative
  * ({@link ClangSigns}) the mean is not negative either, as long as its weights are not: what a conversion to unsigned
  * of it assumes, the guard names.
  */
