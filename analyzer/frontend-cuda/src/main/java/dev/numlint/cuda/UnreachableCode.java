@@ -45,7 +45,8 @@ import java.util.regex.Pattern;
  * scale<float>(float *, int);} one function) is compiled: in a program that no live code calls it, it is a function
  * that never runs ({@link NotCalledNote}); in a library it is interface and keeps its level. A name shared with
  * another function (an overload, another class's member, a copy) is live when any of them is: this only errs towards
- * keeping a level.
+ * keeping a level. A function whose name no file writes, not even where it is defined, is made by a macro (a test
+ * framework's {@code TEST_CASE}) that names it where it is registered too: it counts as running.
  */
 final class UnreachableCode {
     /** The finding property the front end sets: "name owner kind" (owner "-" for none; kind "t" template, "f" not). */
@@ -209,6 +210,7 @@ final class UnreachableCode {
             if (f.properties().get(PROPERTY) instanceof String s) names.add(s.split(" ", 2)[0]);
         }
         Map<String, List<Use>> uses = new HashMap<>();
+        Set<String> written = new HashSet<>();
         for (Map.Entry<Path, String> e : tree.entrySet()) {
             byte[] b;
             try {
@@ -223,11 +225,19 @@ final class UnreachableCode {
                     b,
                     names,
                     (w, line) -> uses.computeIfAbsent(w, k -> new ArrayList<>()).add(new Use(file, line)),
-                    explicit::add);
+                    explicit::add,
+                    written::add);
             String text = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
             if (text.indexOf("template") < 0) continue;
             Matcher m = EXPLICIT.matcher(text);
             while (m.find()) explicit.add(m.group(1));
+        }
+        // a function whose name the tree never writes, not even where it is defined, is made by a macro (a test
+        // framework's TEST_CASE body, a registration macro) that also names it where it is called or registered:
+        // its uses cannot be seen, so it counts as running (session 49: calls from doctest test cases were noted as
+        // never run)
+        for (DeclaredFunction d : functions) {
+            if (d.template() != null && !written.contains(d.name())) live.add(d.name());
         }
         if (!program) {
             for (DeclaredFunction d : functions) {
@@ -265,18 +275,20 @@ final class UnreachableCode {
      * string and character literals (a comment that names a helper calls nothing), that are no {@link #declaration}.
      */
     static void words(byte[] b, Set<String> names, Map<String, Integer> uses) {
-        words(b, names, (w, line) -> uses.merge(w, 1, Integer::sum), w -> {});
+        words(b, names, (w, line) -> uses.merge(w, 1, Integer::sum), w -> {}, w -> {});
     }
 
     /**
-     * Each use in {@code b} of one of {@code names}, with its line ({@link #words(byte[], Set, Map)}), and each name an
-     * explicit instantiation names ({@code explicit}: no use, it compiles the template).
+     * Each use in {@code b} of one of {@code names}, with its line ({@link #words(byte[], Set, Map)}), each name an
+     * explicit instantiation names ({@code explicit}: no use, it compiles the template), and each name written in the
+     * code at all, a declaration too ({@code written}).
      */
     static void words(
             byte[] b,
             Set<String> names,
             java.util.function.ObjIntConsumer<String> use,
-            java.util.function.Consumer<String> explicit) {
+            java.util.function.Consumer<String> explicit,
+            java.util.function.Consumer<String> written) {
         List<int[]> strings = new ArrayList<>();
         byte[] code = CodeOnly.of(b, strings);
         // a string that is a function's name exactly looks it up by name: cuModuleGetFunction(&k, m, "scale"),
@@ -304,6 +316,7 @@ final class UnreachableCode {
             if (i == 0 || !part(code[i - 1] & 0xff)) {
                 String w = new String(code, i, j - i, java.nio.charset.StandardCharsets.ISO_8859_1);
                 if (names.contains(w)) {
+                    written.accept(w);
                     if (explicitInstantiation(code, i)) explicit.accept(w);
                     else if (!declaration(code, i)) use.accept(w, line);
                 }
