@@ -172,6 +172,12 @@ public final class ValueBounds {
                 double lo = x[0] >= 0 ? x[0] : x[1] <= 0 ? -x[1] : 0;
                 return new double[] {lo, Math.max(Math.abs(x[0]), Math.abs(x[1]))};
             }
+            case "pow", "powf", "__powf" -> {
+                // a base that is not negative gives a power that is not negative (pow(10, floor(log10(x))), a step
+                // of a power of ten); a base of either sign, nothing known (an odd power keeps its sign)
+                if (args.size() != 2 || args.get(0)[0] < 0) return null;
+                return new double[] {0, INF};
+            }
             case "hypot", "hypotf", "norm3df", "norm4df", "normf", "rhypotf", "rsqrt", "rsqrtf", "__frsqrt_rn" -> {
                 return new double[] {0, INF};
             }
