@@ -96,4 +96,59 @@ class LineFactsTest {
         List<Finding> out = LayerMerge.merge(List.of(promotion("NL014", 11, 11, "x*0.1f")), kernel());
         assertThat(out.get(0).level()).isEqualTo(Level.WARNING);
     }
+
+    /** A device-only contraction in a function at lines 30 to 40 of k.cu (property deviceCode). */
+    private static Finding deviceContraction() {
+        return Finding.builder("NL003")
+                .level(Level.WARNING)
+                .layer(Layer.CUDA_SOURCE)
+                .location(new Location("k.cu", 33, 12, 33, 60))
+                .message("'a*b - c*d' may become one fma (-fmad=true default): decides the test at line 33")
+                .identity(Identity.NONE.withExpression("a*b - c*d"))
+                .property(Finding.DEVICE_CODE, true)
+                .build();
+    }
+
+    private static LineFacts withFunction(boolean allRead) {
+        LineFacts lines = kernel();
+        lines.addFunctions(List.of(
+                dev.numlint.model.DeclaredFunction.definition("k.cu", "kernel", 9, 21),
+                dev.numlint.model.DeclaredFunction.definition("k.cu", "side", 30, 40)));
+        lines.addPtxUnit("k.cu", false);
+        lines.addPtxUnit("host.cu", false);
+        lines.addPtxUnit("k.cu", true);
+        if (allRead) lines.addPtxUnit("host.cu", true);
+        return lines;
+    }
+
+    @Test
+    void aDeviceFindingInAFunctionThePtxHasNoLineOfIsANote() {
+        List<Finding> out = LayerMerge.merge(List.of(deviceContraction()), withFunction(true));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).level()).isEqualTo(Level.NOTE);
+        assertThat(out.get(0).message())
+                .isEqualTo("'a*b - c*d': no line of its function in the PTX: nvcc emitted no GPU code for it");
+        assertThat(out.get(0).properties()).containsEntry("notEmittedInPtx", true);
+    }
+
+    @Test
+    void aUnitWhosePtxWasNotReadOrAFindingOfHostCodeKeepsItsLevel() {
+        // host.cu was tried and never read (nvcc failed): its PTX might hold the function
+        assertThat(LayerMerge.merge(List.of(deviceContraction()), withFunction(false)))
+                .extracting(Finding::level)
+                .containsExactly(Level.WARNING);
+        // without the property the host compiler's hazard may be meant
+        Finding host = deviceContraction().toBuilder()
+                .removeProperty(Finding.DEVICE_CODE)
+                .build();
+        assertThat(LayerMerge.merge(List.of(host), withFunction(true)))
+                .extracting(Finding::level)
+                .containsExactly(Level.WARNING);
+        // a line of the function with PTX code: nvcc emitted it
+        LineFacts emitted = withFunction(true);
+        emitted.addCompiled("k.cu", Set.of(36), Set.of());
+        assertThat(LayerMerge.merge(List.of(deviceContraction()), emitted))
+                .extracting(Finding::level)
+                .containsExactly(Level.WARNING);
+    }
 }

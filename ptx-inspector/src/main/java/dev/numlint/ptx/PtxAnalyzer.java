@@ -317,11 +317,15 @@ public final class PtxAnalyzer implements Analyzer {
                             .computeIfAbsent(bc.cudaArch(), k -> new java.util.concurrent.atomic.AtomicInteger())
                             .incrementAndGet();
                 }
+                ctx.addPtxUnit(rel, false);
                 PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 boolean notBuilt = bc.notCompiledReason() != null;
                 List<Notification> notes = notBuilt ? notBuilt(r.notifications()) : r.notifications();
                 notes.forEach(sink::notify);
-                if (r.noDeviceCode()) noDevice.incrementAndGet();
+                if (r.noDeviceCode()) {
+                    noDevice.incrementAndGet();
+                    ctx.addPtxUnit(rel, true); // no device code: nothing of it is emitted
+                }
                 if (builtAsCuda) tally.builtAsCuda(!r.noDeviceCode());
                 if (!r.ok()) {
                     if (!r.noDeviceCode()) tally.failed(f, notes, treeNames, notBuilt);

@@ -155,6 +155,7 @@ final class PtxFindings {
         }
         // the lines the compiler emitted code for, and those with FP64 code: nvcc decides what is double
         CompiledLines.report(ctx, m, fileIndex);
+        if (cuFile != null) ctx.addPtxUnit(rel, true);
         UnitFloatOps.report(ctx, cuFile, m, fileIndex);
         PtxFacts.Settings settings = new PtxFacts.Settings(
                 minTripCount(ctx),

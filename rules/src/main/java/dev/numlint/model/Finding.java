@@ -49,6 +49,13 @@ public record Finding(
         Identity identity,
         FindingVerdict verdict) {
 
+    /**
+     * The property of a finding whose hazard is in the code nvcc emits for the GPU only (its {@code -fmad}, its
+     * fast-math flags), set by the CUDA source layer: the scan makes it a note where the PTX shows that nvcc emitted no
+     * code for its function.
+     */
+    public static final String DEVICE_CODE = "deviceCode";
+
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
         Objects.requireNonNull(level, "level");

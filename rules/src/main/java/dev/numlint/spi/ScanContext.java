@@ -89,6 +89,15 @@ public interface ScanContext {
     default void addCompiledLines(String file, java.util.Set<Integer> code, java.util.Set<Integer> fp64) {}
 
     /**
+     * Records that the PTX layer tried the unit {@code unit} (a path as {@link #relativize} gives it; {@code read}
+     * false, before it compiles) and that its PTX was read, its lines given to {@link #addCompiledLines} ({@code read}
+     * true; also for a unit nvcc found no device code in). A unit tried and never read (nvcc failed, the PTX did not
+     * parse, a budget ran out) leaves the PTX's view of the tree incomplete: no source finding is then judged by
+     * lines the PTX lacks. Thread-safe; ignored by default.
+     */
+    default void addPtxUnit(String unit, boolean read) {}
+
+    /**
      * Records what a layer saw of one compiled unit's floating-point arithmetic ({@link
      * dev.numlint.model.UnitArithmetic}): the front ends' reviews ({@link Analyzer#review(List, Map, Set, Map)}) judge
      * with it what a build flag changes. Thread-safe; ignored by default.

@@ -78,7 +78,7 @@ final class LayerMerge {
      */
     static List<Finding> merge(List<Finding> input, LineFacts lines) {
         Map<String, Set<Integer>> variateLines = lines.variates;
-        List<Finding> sorted = lines.narrowed(intoStatements(relocateConversions(input)));
+        List<Finding> sorted = lines.notEmitted(lines.narrowed(intoStatements(relocateConversions(input))));
         Map<String, List<Finding>> groups = new LinkedHashMap<>();
         for (Finding f : sorted) {
             String key = key(f.ruleId(), f.location().file(), f.location().startLine());

@@ -87,6 +87,20 @@ final class LineFacts {
         lines(this.fp64, file).addAll(fp64);
     }
 
+    /** The units the PTX layer tried, and those whose PTX it read ({@link dev.numlint.spi.ScanContext#addPtxUnit}). */
+    private final Set<String> ptxTried = ConcurrentHashMap.newKeySet();
+
+    private final Set<String> ptxRead = ConcurrentHashMap.newKeySet();
+
+    void addPtxUnit(String unit, boolean read) {
+        (read ? ptxRead : ptxTried).add(unit);
+    }
+
+    /** Whether the PTX layer read the PTX of every unit it tried, and tried one: its lines are the GPU's whole code. */
+    boolean ptxComplete() {
+        return !ptxTried.isEmpty() && ptxRead.containsAll(ptxTried);
+    }
+
     private static Set<Integer> lines(Map<String, Set<Integer>> by, String file) {
         return by.computeIfAbsent(file, k -> ConcurrentHashMap.newKeySet());
     }
@@ -121,6 +135,66 @@ final class LineFacts {
             out.add(narrowed(f, ptx));
         }
         return out;
+    }
+
+    /**
+     * A source finding about code nvcc compiles for the GPU only (property {@link Finding#DEVICE_CODE}: nvcc's
+     * {@code -fmad}, its fast-math flags) in a function none of whose lines has code in the PTX, when the PTX of every
+     * unit the scan compiled was read: nvcc emitted no device code for the function (a {@code __host__ __device__}
+     * function only host code calls, a kernel template nothing instantiates), so the hazard does not run. It becomes a
+     * note with a bounded impact, the message says why ({@code ptx-not-emitted}) and the property
+     * {@code notEmittedInPtx} marks it. The function is the innermost definition with lines that the front ends gave
+     * ({@link #addFunctions}: those of files the build compiles) holding the finding's line; without one, or with a
+     * unit whose PTX was not read, the finding keeps its level.
+     */
+    List<Finding> notEmitted(List<Finding> in) {
+        if (!ptxComplete()) {
+            return in;
+        }
+        Map<String, List<dev.numlint.model.DeclaredFunction>> byFile = new java.util.HashMap<>();
+        for (dev.numlint.model.DeclaredFunction d : functions) {
+            if (d.line() > 0 && d.endLine() >= d.line())
+                byFile.computeIfAbsent(d.file(), k -> new ArrayList<>()).add(d);
+        }
+        List<Finding> out = new ArrayList<>(in.size());
+        for (Finding f : in) {
+            out.add(
+                    f.layer() == Layer.CUDA_SOURCE
+                                    && f.level() != Level.NOTE
+                                    && Boolean.TRUE.equals(f.properties().get(Finding.DEVICE_CODE))
+                            ? notEmitted(f, byFile.getOrDefault(f.location().file(), List.of()))
+                            : f);
+        }
+        return out;
+    }
+
+    private Finding notEmitted(Finding f, List<dev.numlint.model.DeclaredFunction> definitions) {
+        int line = f.location().startLine();
+        dev.numlint.model.DeclaredFunction inner = null;
+        for (dev.numlint.model.DeclaredFunction d : definitions) {
+            if (d.line() <= line
+                    && line <= d.endLine()
+                    && (inner == null || d.endLine() - d.line() < inner.endLine() - inner.line())) inner = d;
+        }
+        if (inner == null) {
+            return f;
+        }
+        Set<Integer> withCode = code.getOrDefault(f.location().file(), Set.of());
+        for (int l = inner.line(); l <= inner.endLine(); l++) {
+            if (withCode.contains(l)) {
+                return f;
+            }
+        }
+        String why = RuleCatalog.get().phrase("ptx-not-emitted");
+        String expression = f.identity().expression();
+        Finding.Builder b = f.toBuilder()
+                .level(Level.NOTE)
+                .impact(new Impact(Impact.Kind.BOUNDED, why, null, null))
+                .property("notEmittedInPtx", true);
+        if (expression != null) {
+            b.message(RuleCatalog.get().phrase("ptx-no-fp64-message", "message", expression, "consequence", why));
+        }
+        return b.build();
     }
 
     private Finding narrowed(Finding f, Set<String> ptx) {

@@ -463,12 +463,10 @@ public final class Scanner {
      * build directory named with -p ({@link ProjectRoot#BUILD_DIR_SETTING}).
      */
     private List<Path> boundaryRoots() {
-        String project = options.settings.get(ProjectRoot.SETTING);
-        String build = options.settings.get(ProjectRoot.BUILD_DIR_SETTING);
-        if (project == null && build == null) return options.paths;
         List<Path> roots = new ArrayList<>(options.paths);
-        if (project != null) roots.add(Path.of(project));
-        if (build != null) roots.add(Path.of(build));
+        for (String key : List.of(ProjectRoot.SETTING, ProjectRoot.BUILD_DIR_SETTING)) {
+            if (options.settings.get(key) != null) roots.add(Path.of(options.settings.get(key)));
+        }
         return roots;
     }
 
@@ -561,10 +559,7 @@ public final class Scanner {
         }
     }
 
-    /**
-     * One call of one analyzer: a {@link ScanContext} and {@link FindingSink} that buffers what the analyzer
-     * reports and hands it over only when the call returns normally.
-     */
+    /** One call of one analyzer: a context and sink that hand what it reports over only if the call returns. */
     final class AnalyzerRun implements ScanContext, FindingSink {
         private final Context ctx;
         private final Analyzer analyzer;
@@ -770,6 +765,11 @@ public final class Scanner {
         @Override
         public void addCompiledLines(String file, Set<Integer> code, Set<Integer> fp64) {
             ctx.shared.lines.addCompiled(file, code, fp64);
+        }
+
+        @Override
+        public void addPtxUnit(String unit, boolean read) {
+            ctx.shared.lines.addPtxUnit(unit, read);
         }
 
         @Override

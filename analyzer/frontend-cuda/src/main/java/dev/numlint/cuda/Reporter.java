@@ -53,6 +53,9 @@ final class Reporter implements CudaReport {
     /** The loop-carried sum a check stated for a site ({@link CudaReport#sum}), for the finding it reports next. */
     private final java.util.Map<Site, Identity.Sum> sums = new java.util.IdentityHashMap<>();
 
+    /** The sites whose finding of a rule is about device code only ({@link #deviceOnly}), by rule. */
+    private final java.util.Map<String, java.util.Set<Site>> deviceOnly = new java.util.HashMap<>();
+
     Reporter(ScanContext ctx, FindingSink sink, Path file, BuildContext build, SourceDialect dialect) {
         this.ctx = ctx;
         this.sink = sink;
@@ -203,6 +206,13 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void deviceOnly(String ruleId, Site at) {
+        deviceOnly
+                .computeIfAbsent(ruleId, k -> java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()))
+                .add(at);
+    }
+
+    @Override
     public void sum(Site at, String type, int loopLine) {
         sums.put(at, new Identity.Sum(type, loopLine > 0 ? Location.line(rel, loopLine) : null));
     }
@@ -334,6 +344,7 @@ final class Reporter implements CudaReport {
         if (pos.condition() != null) b.property("configuration", pos.condition());
         if (pos.macro() != null) b.property("macro", pos.macro());
         if (property != null) b.property(property, true);
+        if (deviceOnly.getOrDefault(rule, java.util.Set.of()).contains(at)) b.property(Finding.DEVICE_CODE, true);
         String definition = definition(at.line());
         if (definition != null) b.property(UnreachableCode.PROPERTY, definition);
         if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);

@@ -68,6 +68,7 @@ public final class ApproximateDivision implements CudaCheck {
             FlagCitation fl = out.flag(
                     x -> x.contains("prec-div") || x.contains("prec_div") || fastMath(x),
                     Boolean.FALSE.equals(out.build().precDiv()) ? "-prec-div=false" : "--use_fast_math");
+            out.deviceOnly("NL002", d.site()); // nvcc's flag changes device code only
             Impact impact = Consequences.of(d.site(), out);
             String msg = RuleCatalog.get()
                     .rule("NL002")

@@ -53,6 +53,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                         null);
             } else if (c.site().device() && out.build().effectiveFastMath() && c.fastMathTarget() != null) {
                 FlagCitation fl = out.flag(ApproximateDivision::fastMath, "--use_fast_math");
+                out.deviceOnly("NL006", c.site()); // nvcc's flag changes device code only
                 Impact impact = Consequences.of(c.site(), out);
                 Consequences.report(
                         out,
@@ -78,6 +79,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                 FlagCitation fl = out.flag(
                         x -> x.contains("prec-sqrt") || ApproximateDivision.fastMath(x),
                         Boolean.FALSE.equals(out.build().precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
+                out.deviceOnly("NL006", c.site());
                 Impact impact = Consequences.of(c.site(), out);
                 Consequences.report(
                         out,

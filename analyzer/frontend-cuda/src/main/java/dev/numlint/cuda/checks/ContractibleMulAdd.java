@@ -80,6 +80,7 @@ public final class ContractibleMulAdd implements CudaCheck {
             boolean hst = c.site().host() && out.build().hostContracts();
             if (!dev && !hst) continue;
             if (!lines.add(c.site().line())) continue;
+            if (!hst) out.deviceOnly("NL003", c.site()); // nvcc's -fmad alone: the host compiler does not fuse here
             FlagCitation fl;
             String compiler;
             if (dev) {

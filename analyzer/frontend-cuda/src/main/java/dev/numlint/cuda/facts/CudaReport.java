@@ -51,6 +51,14 @@ public interface CudaReport {
     default void sum(Site at, String type, int loopLine) {}
 
     /**
+     * States that the finding of {@code ruleId} at {@code at} is about code nvcc compiles for the GPU and only there
+     * (its {@code -fmad}, its fast-math flags; the host compiler does nothing of the kind here): the finding carries
+     * the property {@link dev.numlint.model.Finding#DEVICE_CODE}, and the scan makes it a note where the PTX of every unit shows that nvcc
+     * emitted no code for its function (scan/LineFacts).
+     */
+    default void deviceOnly(String ruleId, Site at) {}
+
+    /**
      * Reports a finding at {@code at}; {@code impact} (may be null) sets the level below the rule's ceiling and adds
      * the sink as a related location; {@code flag} (may be null) adds the flag's origin as evidence.
      */
