@@ -150,6 +150,8 @@ public final class PtxAnalyzer implements Analyzer {
         }
         Notification layer = compile ? tally.summary() : null;
         if (layer != null) sink.notify(layer);
+        Notification unresolved = compile ? tally.archNotice(ctx.cudaArch()) : null;
+        if (unresolved != null) sink.notify(unresolved);
         if (!archOverridden.isEmpty()) {
             StringBuilder b = new StringBuilder();
             new java.util.TreeMap<>(archOverridden).forEach((a, n) -> b.append(b.length() == 0 ? "" : ", ")
@@ -318,6 +320,7 @@ public final class PtxAnalyzer implements Analyzer {
                             .incrementAndGet();
                 }
                 ctx.addPtxUnit(rel, false);
+                if (!given) tally.archOf(bc);
                 PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 boolean notBuilt = bc.notCompiledReason() != null;
                 List<Notification> notes = notBuilt ? notBuilt(r.notifications()) : r.notifications();

@@ -96,6 +96,54 @@ final class PtxTally {
         return names;
     }
 
+    /**
+     * An architecture the build names that no number gives ({@code -arch=native}: the GPU of the machine that builds;
+     * {@code all}, {@code all-major}), as written in the unit's flags.
+     */
+    private static final java.util.regex.Pattern UNRESOLVED_ARCH =
+            java.util.regex.Pattern.compile("(?:--?arch|--?gpu-architecture)[= ]?(native|all|all-major)");
+
+    /** The units compiled for numlint's architecture instead of an unresolved one of the build, by the flag. */
+    private final Map<String, AtomicInteger> archUnresolved = new ConcurrentHashMap<>();
+
+    /**
+     * Counts a unit whose build names an architecture no number gives ({@link #UNRESOLVED_ARCH}) and sets none other,
+     * when the PTX is compiled for the scan's architecture in its place.
+     */
+    void archOf(dev.numlint.model.BuildContext bc) {
+        if (bc.cudaArch() != null) return;
+        java.util.stream.Stream.concat(
+                        bc.nvccFlags().stream(),
+                        bc.origins().stream().map(dev.numlint.model.BuildContext.FlagOrigin::flag))
+                .map(String::strip)
+                .filter(f -> UNRESOLVED_ARCH.matcher(f).matches())
+                .findFirst()
+                .ifPresent(f -> archUnresolved
+                        .computeIfAbsent(f, k -> new AtomicInteger())
+                        .incrementAndGet());
+    }
+
+    /**
+     * The {@code ptx-arch} note of the units whose build's architecture numlint did not resolve ({@link #archOf}), or
+     * null: their PTX is compiled for {@code arch}, not for what the build would pick.
+     */
+    Notification archNotice(String arch) {
+        if (archUnresolved.isEmpty()) return null;
+        StringBuilder b = new StringBuilder();
+        new java.util.TreeMap<>(archUnresolved).forEach((f, n) -> b.append(b.length() == 0 ? "" : ", ")
+                .append(f)
+                .append(" (")
+                .append(n.get())
+                .append(n.get() == 1 ? " file)" : " files)"));
+        return new Notification(
+                null,
+                0,
+                Level.NOTE,
+                "ptx-arch",
+                "PTX compiled for " + arch + " (--cuda-arch sets another), not for the architecture the build leaves to"
+                        + " nvcc or the machine: " + b);
+    }
+
     private final AtomicInteger compiled = new AtomicInteger();
     private final Map<Path, Reason> failed = new ConcurrentHashMap<>();
     /** The header nvcc did not find, per failed unit (only for the two header reasons). */

@@ -128,4 +128,22 @@ class PtxTallyTest {
                 .contains("a computed #include whose macro the tree or the compile command may define (1)")
                 .contains("an include outside the scanned tree was refused (1)");
     }
+
+    @Test
+    void anArchitectureTheBuildLeavesToTheMachineIsNamedWithWhatThePtxWasCompiledFor() {
+        PtxTally t = new PtxTally();
+        assertThat(t.archNotice("compute_90")).isNull();
+        dev.numlint.model.BuildContext nativeArch = new dev.numlint.model.BuildContext();
+        nativeArch.addNvccFlag("-arch=native");
+        t.archOf(nativeArch);
+        t.archOf(nativeArch);
+        dev.numlint.model.BuildContext numbered = new dev.numlint.model.BuildContext();
+        numbered.addNvccFlag("-arch=native");
+        numbered.cudaArch("compute_80"); // a number the build also gives wins: nothing to say
+        t.archOf(numbered);
+        t.archOf(new dev.numlint.model.BuildContext());
+        assertThat(t.archNotice("compute_90").message())
+                .isEqualTo("PTX compiled for compute_90 (--cuda-arch sets another), not for the architecture the build"
+                        + " leaves to nvcc or the machine: -arch=native (2 files)");
+    }
 }
