@@ -36,11 +36,16 @@ final class CompiledLines {
         this.fileIndex = fileIndex;
     }
 
-    /** Computes the lines of {@code m} and gives them to {@code ctx}, one call per source file. */
-    static void report(ScanContext ctx, PtxModule m, Map<Integer, Path> fileIndex) {
+    /**
+     * Computes the lines of {@code m} and gives them to {@code ctx}, one call per source file; then, for the PTX of a
+     * unit the scan compiled ({@code unit}, else null), says that the unit's PTX was read
+     * ({@link ScanContext#addPtxUnit}).
+     */
+    static void report(ScanContext ctx, PtxModule m, Map<Integer, Path> fileIndex, String unit) {
         CompiledLines lines = of(m, fileIndex);
         lines.code.forEach((file, code) -> ctx.addCompiledLines(
                 ctx.relativize(fileIndex.get(file)), code, lines.fp64.getOrDefault(file, Set.of())));
+        if (unit != null) ctx.addPtxUnit(unit, true);
     }
 
     /** The lines of {@code m}, by the index of the {@code .file} entry that names them (one of {@code fileIndex}). */

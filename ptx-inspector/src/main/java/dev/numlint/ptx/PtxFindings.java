@@ -154,8 +154,7 @@ final class PtxFindings {
             return; // its lines name other code now: findings there would be at the wrong places
         }
         // the lines the compiler emitted code for, and those with FP64 code: nvcc decides what is double
-        CompiledLines.report(ctx, m, fileIndex);
-        if (cuFile != null) ctx.addPtxUnit(rel, true);
+        CompiledLines.report(ctx, m, fileIndex, cuFile == null ? null : rel);
         UnitFloatOps.report(ctx, cuFile, m, fileIndex);
         PtxFacts.Settings settings = new PtxFacts.Settings(
                 minTripCount(ctx),
