@@ -61,7 +61,10 @@ final class UnitHeaders {
     /**
      * Whether unit {@code a} comes before {@code b} as header {@code h}'s unit: a unit the build compiles (a compile
      * command) before one whose flags are guessed (a JNI wrapper or an example outside the build that includes the
-     * library's headers), then the unit that defines more of the macros the header's conditions test (session 48: a
+     * library's headers), and before one that this configuration does not compile (an example a CMake option leaves
+     * out, with its directory's flags but not its target's: session 50, Sophus's examples define the macro of an
+     * assertion handler and lack the -isystem of Eigen), then the unit that defines more of the macros the header's
+     * conditions test (session 48: a
      * single-file library's implementation is compiled only where a unit defines {@code STB_IMAGE_IMPLEMENTATION}
      * before including it; read in another unit, its code was inactive and eight float-to-unsigned conversions went
      * unseen), then a CUDA unit before a host one, then the path.
@@ -70,6 +73,9 @@ final class UnitHeaders {
         boolean ga = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(a));
         boolean gb = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(b));
         if (ga != gb) return !ga;
+        boolean na = run.ctx.buildContext(a).notCompiledReason() != null;
+        boolean nb = run.ctx.buildContext(b).notCompiledReason() != null;
+        if (na != nb) return !na;
         int da = defines(run, a, h);
         int db = defines(run, b, h);
         if (da != db) return da > db;
