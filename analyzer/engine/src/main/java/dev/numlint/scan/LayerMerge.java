@@ -463,6 +463,7 @@ final class LayerMerge {
         Map<Integer, Finding.Builder> builders = new HashMap<>();
         Map<Integer, Set<Object>> seen = new HashMap<>();
         Set<Integer> absorbed = new HashSet<>();
+        Map<Integer, java.util.TreeSet<Integer>> otherLines = new HashMap<>();
         for (int i = 0; i < in.size(); i++) {
             Finding f = in.get(i);
             String k = decision(f);
@@ -489,7 +490,21 @@ final class LayerMerge {
                                     .phrase(f.layer() == Layer.PTX ? "same-decision-ptx" : "same-decision-source")),
                     f);
             absorbed.add(i);
+            if (f.location().file().equals(kept.location().file())
+                    && f.location().startLine() != kept.location().startLine())
+                otherLines
+                        .computeIfAbsent(keep, x -> new java.util.TreeSet<>())
+                        .add(f.location().startLine());
         }
+        // the text report shows no related locations: the message names the other lines of the choice
+        otherLines.forEach((keep, lines) -> {
+            Finding.Builder b = builders.get(keep);
+            List<String> shown = lines.stream().limit(3).map(String::valueOf).toList();
+            String at = (lines.size() == 1 ? "line " : "lines ")
+                    + String.join(", ", shown)
+                    + (lines.size() > 3 ? " and " + (lines.size() - 3) + " more" : "");
+            b.message(b.message() + RuleCatalog.get().phrase("same-decision-lines", "lines", at));
+        });
         List<Finding> out = new ArrayList<>();
         for (int i = 0; i < in.size(); i++) {
             if (absorbed.contains(i)) {
