@@ -646,6 +646,8 @@ class LayerMergeTest {
         assertThat(one.layer()).isEqualTo(Layer.CUDA_SOURCE);
         assertThat(one.related()).extracting(r -> r.location().startLine()).containsExactly(318, 328, 341);
         assertThat(one.related().get(1).message()).isEqualTo("the same choice in this function (PTX)");
+        // the text report shows no related locations: the message names the choice's other lines
+        assertThat(one.message()).endsWith("per product; the same choice at lines 318, 328, 341");
         assertThat(one.evidence()).extracting(Evidence::text).contains("cvt.rna.tf32.f32 __$1, %f261;");
         assertThat(out.get(2).layer()).isEqualTo(Layer.PTX);
     }
