@@ -56,8 +56,11 @@ public final class IntegerQuotients {
             long a = dividend.longValue();
             long b = divisor.longValue();
             if (a % b == 0) return null;
+            // every digit of the whole part, and the fraction's first ones: 2147483647 / 8 is 268435455.875, not
+            // 268435000 (six significant digits)
+            int whole = String.valueOf(Math.abs(a / b)).length();
             String exact = new BigDecimal(a)
-                    .divide(new BigDecimal(b), new MathContext(6))
+                    .divide(new BigDecimal(b), new MathContext(Math.max(6, whole + 3)))
                     .stripTrailingZeros()
                     .toPlainString();
             String written = a + " / " + b + " is " + (a / b) + ", not " + exact;

@@ -17,6 +17,10 @@ class IntegerQuotientsTest {
                 "-7 / 2 is -3, not -3.5",
                 IntegerQuotients.loss(-7.0, 2.0, null, false, false).consequence());
         assertNull(IntegerQuotients.loss(64.0, 2.0, null, false, false), "exact");
+        // every digit of a large quotient's whole part (six significant digits gave "not 268435000")
+        assertEquals(
+                "2147483647 / 8 is 268435455, not 268435455.875",
+                IntegerQuotients.loss(2147483647.0, 8.0, null, false, false).consequence());
         assertNull(IntegerQuotients.loss(0.0, null, null, false, false), "0 / n");
         assertNull(IntegerQuotients.loss(null, 1.0, null, false, false), "n / 1");
         assertNull(IntegerQuotients.loss(null, -1.0, null, false, false), "n / -1");
