@@ -139,10 +139,13 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                                 "other",
                                 other);
             } else {
+                // an 8-bit target of a value of either sign (a colour mapped from a field above 1): the value above
+                // the range wraps too, alike on x86 and the GPU (cvt.rzi.u32, then an 8-bit store), and is the
+                // defect reviewers found where the negative one could not occur (session 50, rounds G, H, I)
                 msg = RuleCatalog.get()
                         .rule("NL001")
                         .message(
-                                "cuda-cast",
+                                c.bytes() == 1 ? "cuda-cast-byte" : "cuda-cast",
                                 "expr",
                                 expr,
                                 "from",
