@@ -190,6 +190,21 @@ final class ClangElementBases {
                 x = strip(x.children.get(0));
             }
             if (x == null) break;
+            // an array member of an element (position[i].f[k], of an array or a std::vector): the element's
+            // subscripts select it too, as a row's of a[i][k] do (session 50 round K: a per-instance offset added to
+            // position[i].f[0] in the i loop was taken for a sum the loop carries)
+            if (!subscripts.isEmpty()
+                    && x.kind == CXCursor_MemberRefExpr
+                    && x.children.size() == 1
+                    && ClangElements.array(x.canonKind)) {
+                ClangNode owner = strip(x.children.get(0));
+                if (owner != null
+                        && owner.canonKind == CXType_Record
+                        && (owner.kind == CXCursor_ArraySubscriptExpr || owner.kind == CXCursor_CallExpr)) {
+                    x = owner;
+                    continue;
+                }
+            }
             // an accessor's element, also of an element (w.e[i][j] of nested std::arrays, m[i][j] of vectors)
             ClangNode object = accessed(x, subscripts);
             // the buffer a getter of an object returns, once an element of it is selected
