@@ -94,6 +94,10 @@ final class ClangIntervals {
                     return comparison(n) ? new double[] {0, 1} : unknown();
                 double[] mod = floorMod(n);
                 if (mod != null) return mod;
+                double[] frac = fn == null ? null : fractionalPart(n, fn);
+                if (frac != null) return frac;
+                double[] lerp = fn == null ? null : convexCombination(n, fn, depth);
+                if (lerp != null) return lerp;
                 double[] ratio = n.spelling.equals("/") ? ClangExtremes.ratio(unit, n, fn) : null;
                 if (ratio != null) return ratio;
                 double[] a = eval(n.children.get(0), fn, depth - 1);
@@ -214,6 +218,97 @@ final class ClangIntervals {
             return new double[] {0, c};
         }
         return null;
+    }
+
+    /**
+     * {@code x - floor(x)}, directly or through a local {@code k = floor(x)} (an int one too: {@code int x0 =
+     * floor(x); float w = x - (float)x0;}), with {@code x} and {@code k} written nowhere else in {@code fn}: the
+     * fractional part, in [0, 1] (session 50 round J: the weights of a bilinear interpolation). Null for any other
+     * difference.
+     */
+    private double[] fractionalPart(ClangNode minus, ClangUnit.Function fn) {
+        if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
+        ClangNode x = uncast(minus.children.get(0));
+        ClangNode f = uncast(minus.children.get(1));
+        if (x == null || f == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null) return null;
+        if (f.kind == CXCursor_DeclRefExpr && f.refUsr != null) {
+            // the local's one definition: its declaration's initializer, and no write after it
+            ClangNode[] init = {null};
+            boolean[] other = {false};
+            String k = f.refUsr;
+            fn.node().forEach(d -> {
+                if (d.kind == CXCursor_VarDecl && k.equals(d.usr) && !d.children.isEmpty())
+                    init[0] = d.children.get(d.children.size() - 1);
+                if (d.kind == CXCursor_DeclRefExpr && k.equals(d.refUsr) && ClangSyntax.written(d)) other[0] = true;
+            });
+            if (init[0] == null || other[0] || !unaliasedLocals(fn).contains(k)) return null;
+            f = uncast(init[0]);
+        }
+        if (f == null || f.kind != CXCursor_CallExpr) return null;
+        String name = callee(f);
+        if (!name.equals("floor") && !name.equals("floorf") && !name.equals("std::floor")) return null;
+        List<ClangNode> args = arguments(f);
+        ClangNode arg = args.size() == 1 ? uncast(args.get(0)) : null;
+        if (arg == null || arg.kind != CXCursor_DeclRefExpr || !x.refUsr.equals(arg.refUsr)) return null;
+        String usr = x.refUsr;
+        boolean[] written = {false};
+        fn.node().forEach(d -> {
+            if (d.kind == CXCursor_DeclRefExpr && usr.equals(d.refUsr) && (ClangSyntax.written(d) || aliases(d)))
+                written[0] = true;
+        });
+        return written[0] ? null : new double[] {0, 1};
+    }
+
+    /**
+     * {@code a * (1 - w) + b * w} (the factors in either order) with {@code w} in [0, 1]: a point between {@code a}
+     * and {@code b}, in the hull of their intervals (a linear interpolation; the rounding of the products and the sum
+     * moves it by a few ulp, kept by a margin of 2^-20 of the bounds). Null for any other sum.
+     */
+    private double[] convexCombination(ClangNode plus, ClangUnit.Function fn, int depth) {
+        if (!plus.spelling.equals("+") || !floating(plus.canonKind)) return null;
+        ClangNode l = strip(plus.children.get(0));
+        ClangNode r = strip(plus.children.get(1));
+        if (!product(l) || !product(r)) return null;
+        for (int i = 0; i < 2; i++) {
+            for (int j = 0; j < 2; j++) {
+                ClangNode w = strip(r.children.get(j));
+                ClangNode u = strip(l.children.get(i));
+                if (w == null || u == null || !complement(u, w)) continue;
+                double[] ww = eval(w, fn, depth - 1);
+                if (ww[0] < 0 || ww[1] > 1) continue;
+                double[] a = eval(l.children.get(1 - i), fn, depth - 1);
+                double[] b = eval(r.children.get(1 - j), fn, depth - 1);
+                double lo = Math.min(a[0], b[0]);
+                double hi = Math.max(a[1], b[1]);
+                return new double[] {lo - Math.abs(lo) * 0x1p-20, hi + Math.abs(hi) * 0x1p-20};
+            }
+        }
+        return null;
+    }
+
+    /** {@code n} without parentheses, implicit conversions and casts. */
+    private static ClangNode uncast(ClangNode n) {
+        ClangNode x = strip(n);
+        for (int i = 0; i < 8 && x != null && !x.children.isEmpty(); i++) {
+            if (x.kind != CXCursor_CStyleCastExpr
+                    && x.kind != CXCursor_CXXStaticCastExpr
+                    && x.kind != CXCursor_CXXFunctionalCastExpr
+                    && x.kind != CXCursor_UnexposedExpr
+                    && x.kind != CXCursor_ParenExpr) break;
+            x = strip(x.children.get(x.children.size() - 1));
+        }
+        return x;
+    }
+
+    private static boolean product(ClangNode n) {
+        return n != null && n.kind == CXCursor_BinaryOperator && n.spelling.equals("*") && n.children.size() == 2;
+    }
+
+    /** Whether {@code u} is {@code 1 - w} ({@code 1.0f - w}), {@code w} by its text. */
+    private boolean complement(ClangNode u, ClangNode w) {
+        if (u.kind != CXCursor_BinaryOperator || !u.spelling.equals("-") || u.children.size() != 2) return false;
+        Double one = ClangSyntax.folded(u.children.get(0));
+        return one != null && one == 1.0 && squash(unit.text(u.children.get(1))).equals(squash(unit.text(w)));
     }
 
     /** The interval of an integer conversion of a value in {@code x}: truncated toward zero. */
