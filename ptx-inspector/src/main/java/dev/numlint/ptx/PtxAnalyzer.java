@@ -153,12 +153,7 @@ public final class PtxAnalyzer implements Analyzer {
         Notification unresolved = compile ? tally.archNotice(ctx.cudaArch()) : null;
         if (unresolved != null) sink.notify(unresolved);
         if (!archOverridden.isEmpty()) {
-            StringBuilder b = new StringBuilder();
-            new java.util.TreeMap<>(archOverridden).forEach((a, n) -> b.append(b.length() == 0 ? "" : ", ")
-                    .append(a)
-                    .append(" (")
-                    .append(n.get())
-                    .append(n.get() == 1 ? " file)" : " files)"));
+            String b = PtxTally.counted(archOverridden);
             sink.notify(new Notification(
                     null,
                     0,

@@ -129,12 +129,7 @@ final class PtxTally {
      */
     Notification archNotice(String arch) {
         if (archUnresolved.isEmpty()) return null;
-        StringBuilder b = new StringBuilder();
-        new java.util.TreeMap<>(archUnresolved).forEach((f, n) -> b.append(b.length() == 0 ? "" : ", ")
-                .append(f)
-                .append(" (")
-                .append(n.get())
-                .append(n.get() == 1 ? " file)" : " files)"));
+        String b = counted(archUnresolved);
         return new Notification(
                 null,
                 0,
@@ -142,6 +137,17 @@ final class PtxTally {
                 "ptx-arch",
                 "PTX compiled for " + arch + " (--cuda-arch sets another), not for the architecture the build leaves to"
                         + " nvcc or the machine: " + b);
+    }
+
+    /** "a (1 file), b (3 files)": each key with its count, in the keys' order. */
+    static String counted(Map<String, AtomicInteger> counts) {
+        StringBuilder b = new StringBuilder();
+        new java.util.TreeMap<>(counts).forEach((k, n) -> b.append(b.length() == 0 ? "" : ", ")
+                .append(k)
+                .append(" (")
+                .append(n.get())
+                .append(n.get() == 1 ? " file)" : " files)"));
+        return b.toString();
     }
 
     private final AtomicInteger compiled = new AtomicInteger();

@@ -185,14 +185,22 @@ final class LineFacts {
                 return f;
             }
         }
-        String why = RuleCatalog.get().phrase("ptx-not-emitted");
+        return ptxNote(f, "ptx-not-emitted", "notEmittedInPtx");
+    }
+
+    /**
+     * {@code f} as a note whose bounded impact and message say what the PTX showed (the catalog phrase {@code why}),
+     * marked with the property {@code property}.
+     */
+    private static Finding ptxNote(Finding f, String why, String property) {
+        String text = RuleCatalog.get().phrase(why);
         String expression = f.identity().expression();
         Finding.Builder b = f.toBuilder()
                 .level(Level.NOTE)
-                .impact(new Impact(Impact.Kind.BOUNDED, why, null, null))
-                .property("notEmittedInPtx", true);
+                .impact(new Impact(Impact.Kind.BOUNDED, text, null, null))
+                .property(property, true);
         if (expression != null) {
-            b.message(RuleCatalog.get().phrase("ptx-no-fp64-message", "message", expression, "consequence", why));
+            b.message(RuleCatalog.get().phrase("ptx-no-fp64-message", "message", expression, "consequence", text));
         }
         return b.build();
     }
@@ -220,15 +228,6 @@ final class LineFacts {
         if (!compiled) {
             return f;
         }
-        String why = RuleCatalog.get().phrase("ptx-no-fp64");
-        String expression = f.identity().expression();
-        Finding.Builder b = f.toBuilder()
-                .level(Level.NOTE)
-                .impact(new Impact(Impact.Kind.BOUNDED, why, null, null))
-                .property("narrowedInPtx", true);
-        if (expression != null) {
-            b.message(RuleCatalog.get().phrase("ptx-no-fp64-message", "message", expression, "consequence", why));
-        }
-        return b.build();
+        return ptxNote(f, "ptx-no-fp64", "narrowedInPtx");
     }
 }
