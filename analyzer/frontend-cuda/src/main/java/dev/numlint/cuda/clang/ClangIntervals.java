@@ -90,6 +90,8 @@ final class ClangIntervals {
                 };
             }
             case CXCursor_BinaryOperator -> {
+                double[] mask = masked(n);
+                if (mask != null) return mask;
                 if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/%".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
                 double[] mod = floorMod(n);
@@ -221,6 +223,19 @@ final class ClangIntervals {
     }
 
     /**
+     * {@code x & c} (either order) with a constant {@code c >= 0} of an integer type: a field of bits, in [0, c]
+     * (session 50 round M: {@code (pixel >> 5) & 63} of a packed RGB565 pixel). Null for any other operator.
+     */
+    private static double[] masked(ClangNode and) {
+        if (!and.spelling.equals("&") || and.children.size() != 2 || !integral(and.canonKind)) return null;
+        for (int i = 0; i < 2; i++) {
+            Double c = ClangSyntax.folded(and.children.get(i));
+            if (c != null && c >= 0 && c < 0x1p53) return new double[] {0, c};
+        }
+        return null;
+    }
+
+    /**
      * {@code x - floor(x)}, directly or through a local {@code k = floor(x)} (an int one too: {@code int x0 =
      * floor(x); float w = x - (float)x0;}), with {@code x} and {@code k} written nowhere else in {@code fn}: the
      * fractional part, in [0, 1] (session 50 round J: the weights of a bilinear interpolation). Null for any other
@@ -231,18 +246,14 @@ final class ClangIntervals {
         ClangNode x = uncast(minus.children.get(0));
         ClangNode f = uncast(minus.children.get(1));
         if (x == null || f == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null) return null;
+        Definitions defs = definitions(fn);
         if (f.kind == CXCursor_DeclRefExpr && f.refUsr != null) {
             // the local's one definition: its declaration's initializer, and no write after it
-            ClangNode[] init = {null};
-            boolean[] other = {false};
-            String k = f.refUsr;
-            fn.node().forEach(d -> {
-                if (d.kind == CXCursor_VarDecl && k.equals(d.usr) && !d.children.isEmpty())
-                    init[0] = d.children.get(d.children.size() - 1);
-                if (d.kind == CXCursor_DeclRefExpr && k.equals(d.refUsr) && ClangSyntax.written(d)) other[0] = true;
-            });
-            if (init[0] == null || other[0] || !unaliasedLocals(fn).contains(k)) return null;
-            f = uncast(init[0]);
+            ClangNode init = defs.initial().get(f.refUsr);
+            if (init == null
+                    || defs.written().contains(f.refUsr)
+                    || !unaliasedLocals(fn).contains(f.refUsr)) return null;
+            f = uncast(init);
         }
         if (f == null || f.kind != CXCursor_CallExpr) return null;
         String name = callee(f);
@@ -250,13 +261,27 @@ final class ClangIntervals {
         List<ClangNode> args = arguments(f);
         ClangNode arg = args.size() == 1 ? uncast(args.get(0)) : null;
         if (arg == null || arg.kind != CXCursor_DeclRefExpr || !x.refUsr.equals(arg.refUsr)) return null;
-        String usr = x.refUsr;
-        boolean[] written = {false};
-        fn.node().forEach(d -> {
-            if (d.kind == CXCursor_DeclRefExpr && usr.equals(d.refUsr) && (ClangSyntax.written(d) || aliases(d)))
-                written[0] = true;
+        return defs.written().contains(x.refUsr) ? null : new double[] {0, 1};
+    }
+
+    /**
+     * The initializers of {@code fn}'s variable declarations, and the variables (USRs) written or aliased after
+     * their declaration: once per function.
+     */
+    private record Definitions(java.util.Map<String, ClangNode> initial, Set<String> written) {}
+
+    private Definitions definitions(ClangUnit.Function fn) {
+        return unit.perFunction("interval-definitions", fn.node(), () -> {
+            java.util.Map<String, ClangNode> init = new java.util.HashMap<>();
+            Set<String> written = new HashSet<>();
+            fn.node().forEach(d -> {
+                if (d.kind == CXCursor_VarDecl && d.usr != null && !d.children.isEmpty())
+                    init.put(d.usr, d.children.get(d.children.size() - 1));
+                if (d.kind == CXCursor_DeclRefExpr && d.refUsr != null && (ClangSyntax.written(d) || aliases(d)))
+                    written.add(d.refUsr);
+            });
+            return new Definitions(init, written);
         });
-        return written[0] ? null : new double[] {0, 1};
     }
 
     /**
