@@ -36,6 +36,8 @@ final class CMakeLexer {
     private CMakeLexer(String s, int fileIndex) {
         this.s = s;
         this.fileIndex = fileIndex;
+        // a byte-order mark opening the file, which CMake skips (session 50 round L: "unexpected character")
+        if (s.startsWith("\uFEFF")) pos = 1;
     }
 
     static CMakeLexer lex(String text, int fileIndex) {
