@@ -176,7 +176,13 @@ public final class ValueBounds {
                 // a base that is not negative gives a power that is not negative (pow(10, floor(log10(x))), a step
                 // of a power of ten); a base of either sign, nothing known (an odd power keeps its sign)
                 if (args.size() != 2 || args.get(0)[0] < 0) return null;
-                return new double[] {0, INF};
+                // a base in [0, b] to a power in [0, e]: at most max(1, b^e) (a gamma curve of a value in [0, 1]
+                // stays in [0, 1]; pow(0, 0) is 1)
+                double[] base = args.get(0), exp = args.get(1);
+                if (exp[0] < 0) return new double[] {0, INF};
+                if (base[1] <= 1) return new double[] {0, 1};
+                double hi = Math.pow(base[1], exp[1]);
+                return new double[] {0, Double.isNaN(hi) ? INF : Math.max(1, hi)};
             }
             case "hypot", "hypotf", "norm3df", "norm4df", "normf", "rhypotf", "rsqrt", "rsqrtf", "__frsqrt_rn" -> {
                 return new double[] {0, INF};

@@ -1,0 +1,159 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * A loop's counter divided by the loop's own bound: in the body of {@code for (int i = 0; i < n; i++)}, {@code i / (n -
+ * 1)} and {@code i / n} lie in [0, 1] whatever {@code n} is, and {@code c * i / (n - 1)} in [0, c] for a constant
+ * {@code c >= 0} (a tone curve's {@code 65535 * i / (n - 1)}, a ramp's {@code (float) i / (n - 1) * 255}, a cross-fade's
+ * weight {@code i / n}). Interval arithmetic alone cannot see it: the numerator and the denominator share {@code n}. The
+ * counter must start at a value that cannot be negative and only grow ({@link ClangIntervals}' counter), the body must
+ * not write it, the division must lie in the body, and the loop must not write the bound (a local or parameter, or a
+ * member the loop assigns nowhere). {@code i <= m} bounds {@code i / m} the same way. Where {@code n - 1} is 0 the one
+ * iteration divides 0 by 0; the interval is that of the iterations that divide by a bound of at least 1.
+ */
+final class ClangCounterRatios {
+    private ClangCounterRatios() {}
+
+    /**
+     * [0, c] when {@code div} (a {@code /}) divides a loop counter (times c) by that loop's bound, else null; {@code
+     * counter} gives the counter's interval in its loop ({@code (loop, reference)}), or null when it is no counter.
+     */
+    static double[] ratio(ClangUnit unit, ClangNode div, BiFunction<ClangNode, ClangNode, double[]> counter) {
+        if (div.children.size() != 2) return null;
+        ClangNode num = operand(div.children.get(0));
+        ClangNode den = operand(div.children.get(1));
+        double scale = 1;
+        ClangNode ref = num;
+        if (num != null
+                && num.kind == CXCursor_BinaryOperator
+                && num.spelling.equals("*")
+                && num.children.size() == 2) {
+            Double a = folded(num.children.get(0));
+            Double b = folded(num.children.get(1));
+            if (a != null && a >= 0 && b == null) {
+                scale = a;
+                ref = operand(num.children.get(1));
+            } else if (b != null && b >= 0 && a == null) {
+                scale = b;
+                ref = operand(num.children.get(0));
+            } else return null;
+        }
+        if (ref == null || den == null || ref.kind != CXCursor_DeclRefExpr || ref.refUsr == null) return null;
+        ClangNode loop = loopOf(div, ref.refUsr);
+        if (loop == null) return null;
+        ClangNode body = loop.children.get(loop.children.size() - 1);
+        double[] x = counter.apply(loop, ref);
+        if (x == null || x[0] < 0 || writes(body, ref.refUsr)) return null;
+        boolean minusOne = den.kind == CXCursor_BinaryOperator
+                && den.spelling.equals("-")
+                && den.children.size() == 2
+                && Double.valueOf(1).equals(folded(den.children.get(1)));
+        ClangNode bound = minusOne ? operand(den.children.get(0)) : den;
+        if (!invariant(unit, loop, bound)) return null;
+        for (ClangNode test : conjuncts(loop.children.get(loop.children.size() - 3))) {
+            if (test.kind != CXCursor_BinaryOperator || test.children.size() != 2) continue;
+            String op = test.spelling;
+            ClangNode l = operand(test.children.get(0));
+            ClangNode r = operand(test.children.get(1));
+            ClangNode other;
+            if (reads(l, ref.refUsr) && (op.equals("<") || op.equals("<="))) other = r;
+            else if (reads(r, ref.refUsr) && (op.equals(">") || op.equals(">="))) other = l;
+            else continue;
+            boolean strict = op.length() == 1;
+            // i < n: i / n and i / (n - 1); i <= m: i / m
+            if (strict && same(unit, other, bound)) return new double[] {0, scale};
+            if (!strict && !minusOne && same(unit, other, bound)) return new double[] {0, scale};
+            if (!strict
+                    && minusOne
+                    && other != null
+                    && other.kind == CXCursor_BinaryOperator
+                    && other.spelling.equals("-")
+                    && other.children.size() == 2
+                    && Double.valueOf(1).equals(folded(other.children.get(1)))
+                    && same(unit, operand(other.children.get(0)), bound)) return new double[] {0, scale};
+        }
+        return null;
+    }
+
+    /** The for statement around {@code n} whose initialization declares {@code usr}, or null. */
+    private static ClangNode loopOf(ClangNode n, String usr) {
+        for (ClangNode p = n.parent; p != null; p = p.parent) {
+            if (p.kind != CXCursor_ForStmt || p.children.size() < 4) continue;
+            ClangNode init = p.children.get(0);
+            if (init.kind != CXCursor_DeclStmt) continue;
+            for (ClangNode d : init.children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) return p;
+        }
+        return null;
+    }
+
+    /** The operands of a condition's {@code &&}s. */
+    private static List<ClangNode> conjuncts(ClangNode cond) {
+        List<ClangNode> tests = new ArrayList<>();
+        List<ClangNode> todo = new ArrayList<>(List.of(cond));
+        while (!todo.isEmpty()) {
+            ClangNode x = strip(todo.remove(todo.size() - 1));
+            if (x != null && x.kind == CXCursor_BinaryOperator && x.spelling.equals("&&") && x.children.size() == 2)
+                todo.addAll(x.children);
+            else if (x != null) tests.add(x);
+        }
+        return tests;
+    }
+
+    /**
+     * Whether the loop leaves {@code bound} as it is: a local or parameter it does not write, or a member (read through
+     * a local or {@code this}) of which it assigns no member of that name.
+     */
+    private static boolean invariant(ClangUnit unit, ClangNode loop, ClangNode bound) {
+        if (bound == null) return false;
+        if (bound.kind == CXCursor_DeclRefExpr) return bound.refUsr != null && !writes(loop, bound.refUsr);
+        if (bound.kind != CXCursor_MemberRefExpr || bound.spelling == null || bound.spelling.isEmpty()) return false;
+        boolean[] bad = new boolean[1];
+        loop.forEach(x -> {
+            if (x.kind == CXCursor_MemberRefExpr && bound.spelling.equals(x.spelling) && written(x)) bad[0] = true;
+        });
+        return !bad[0] && key(unit, bound) != null;
+    }
+
+    private static boolean reads(ClangNode n, String usr) {
+        return n != null && n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr);
+    }
+
+    /** Whether {@code a} and {@code b} read the same variable, or the same member by the same text. */
+    private static boolean same(ClangUnit unit, ClangNode a, ClangNode b) {
+        if (a == null || b == null || a.kind != b.kind) return false;
+        if (a.kind == CXCursor_DeclRefExpr) return a.refUsr != null && a.refUsr.equals(b.refUsr);
+        String ka = key(unit, a);
+        return ka != null && ka.equals(key(unit, b));
+    }
+
+    /** A member read's text without blanks, when it is a chain of names ({@code c->n}, {@code this->size}), or null. */
+    private static String key(ClangUnit unit, ClangNode member) {
+        if (member.kind != CXCursor_MemberRefExpr) return null;
+        String t = unit.text(member);
+        if (t == null) return null;
+        t = t.replaceAll("\\s+", "");
+        return t.matches("[A-Za-z_]\\w*((\\.|->)[A-Za-z_]\\w*)*") ? t : null;
+    }
+
+    private static boolean writes(ClangNode n, String usr) {
+        boolean[] w = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && written(x)) w[0] = true;
+        });
+        return w[0];
+    }
+
+    /** {@code n} without parentheses, implicit conversions and explicit casts. */
+    private static ClangNode operand(ClangNode n) {
+        ClangNode x = strip(n);
+        while (x != null && isExplicitCast(x) && !x.children.isEmpty())
+            x = strip(x.children.get(x.children.size() - 1));
+        return x;
+    }
+}
