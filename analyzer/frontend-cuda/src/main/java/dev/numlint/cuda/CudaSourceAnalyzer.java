@@ -578,7 +578,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                 .site("long double " + ld.what(), false, true, null),
                         ld.what(),
                         null,
-                        ld.deliberate()));
+                        ld.deliberate(),
+                        ld.owner()));
             }
             CudaChecks.run(fileFacts, rep, null);
             // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang

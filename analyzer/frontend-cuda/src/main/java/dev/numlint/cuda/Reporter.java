@@ -36,6 +36,8 @@ final class Reporter implements CudaReport {
     private final SourceDialect dialect;
     private final Set<String> seen = new HashSet<>();
     private final Set<String> once = new HashSet<>();
+    /** The first line of each key of {@link #firstLineInFile}. */
+    private final java.util.Map<String, Integer> firstLines = new java.util.HashMap<>();
     /** The #error the analyzed configuration of the file reaches, or null. */
     String activeError;
 
@@ -117,6 +119,11 @@ final class Reporter implements CudaReport {
     @Override
     public synchronized boolean firstInFile(String key) {
         return once.add(key);
+    }
+
+    @Override
+    public synchronized int firstLineInFile(String key, int line) {
+        return firstLines.computeIfAbsent(key, k -> line);
     }
 
     @Override

@@ -69,9 +69,9 @@ final class TopLevelSplitter {
      * @param deliberate why it is there on purpose (a long double function's prototype; a constant only long double
      *                   functions use), or null
      */
-    record LongDoubleDecl(int line, int col, String what, String name, String deliberate) {
+    record LongDoubleDecl(int line, int col, String what, String name, String deliberate, String owner) {
         LongDoubleDecl deliberate(String why) {
-            return new LongDoubleDecl(line, col, what, name, why);
+            return new LongDoubleDecl(line, col, what, name, why, owner);
         }
     }
 
@@ -360,6 +360,14 @@ final class TopLevelSplitter {
         }
     }
 
+    /** Whether a declarator's tokens end in {@code = delete}. */
+    private static boolean deleted(List<PToken> part) {
+        int n = part.size();
+        return n >= 2
+                && part.get(n - 1).getText().equals("delete")
+                && part.get(n - 2).getText().equals("=");
+    }
+
     private void declaration(int i, int j, StructInfo cls, Set<String> tparams) {
         List<PToken> toks = Decls.stripAttributes(t.subList(i, j));
         if (toks.isEmpty()) return;
@@ -397,7 +405,8 @@ final class TopLevelSplitter {
                 firstPart = false;
             }
             CType type = Decls.declType(base, d);
-            if (base == CType.LONG_DOUBLE && !typedef) {
+            // a deleted function (= delete) is never called: it computes nothing
+            if (base == CType.LONG_DOUBLE && !typedef && !(d.params != null && deleted(part))) {
                 String deliberate = null;
                 if (d.params != null) {
                     CType ret = base;
@@ -408,7 +417,12 @@ final class TopLevelSplitter {
                         deliberate = dev.numlint.cuda.facts.FunctionFacts.LongDouble.INTERFACE;
                 }
                 longDoubles.add(new LongDoubleDecl(
-                        d.line, d.col, (d.params != null ? "function " : "") + "'" + d.name + "'", d.name, deliberate));
+                        d.line,
+                        d.col,
+                        (d.params != null ? "function " : "") + "'" + d.name + "'",
+                        d.name,
+                        deliberate,
+                        cls == null ? null : cls.name));
             }
             if (typedef) {
                 if (d.params == null) scope.typedefs.put(d.name, type.alias(d.name));

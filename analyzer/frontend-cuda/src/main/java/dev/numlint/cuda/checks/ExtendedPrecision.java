@@ -20,7 +20,8 @@ import dev.numlint.rules.RuleCatalog;
  * not one per operand it widens or variable it declares (session 38: one project's 34 casts in 14 functions; session
  * 49: 29 declarations in one library's functions, all judged deliberate). In a
  * routine whose double twin the tree declares, the project's long double variant of it, every long double is a note
- * ({@link #review}).
+ * ({@link #review}). The members of one class (fields, methods) are one choice too: the class's first long double is
+ * the warning, the others notes naming its line.
  */
 @AutoService(CudaCheck.class)
 public final class ExtendedPrecision implements CudaCheck {
@@ -60,6 +61,14 @@ public final class ExtendedPrecision implements CudaCheck {
                 // reported once (session 49: 29 warnings of one astronomy library, several per function)
                 impact = Impact.bounded(
                         "the function computes in long double already (line " + before + "): one warning per function");
+            } else if (owner(facts, l) != null) {
+                // the members of one class (its fields, its methods) hold long double by one choice: the class is
+                // reported once (session 51: a units library's converter, 13 warnings in one class)
+                String cls = owner(facts, l);
+                int first = out.firstLineInFile("NL005|class " + cls, l.site().line());
+                if (first != l.site().line())
+                    impact = Impact.bounded("the class '" + Quote.shorten(cls, Quote.EXPRESSION)
+                            + "' holds long double already (line " + first + "): one warning per class");
             }
             out.report(
                     "NL005",
@@ -109,6 +118,17 @@ public final class ExtendedPrecision implements CudaCheck {
                     .build());
         }
         return out;
+    }
+
+    /**
+     * The class a long double belongs to: the owner the file's declarations name (a field, a method's declaration),
+     * else the class of the function it is in ({@code Converter::length}), else null.
+     */
+    private static String owner(FunctionFacts facts, FunctionFacts.LongDouble l) {
+        if (l.owner() != null) return l.owner();
+        String fn = facts.function;
+        int sep = fn == null ? -1 : fn.lastIndexOf("::");
+        return sep > 0 && fn.indexOf('(') < 0 ? fn.substring(0, sep) : null;
     }
 
     /** "'x'" as it is; a cast "cast (long double)expr" quoted and shortened like every expression. */

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * sites pass ({@link ClangIntervals} of each argument in its caller, through the caller's own parameters in turn).
  *
  * <p>A function qualifies when all its callers are visible: the file is a source file (not a header); the function
- * is a plain function (no member, template or kernel) declared {@code static} or {@code inline}; no other function
+ * is a plain function (no member, template or kernel) declared {@code static} or {@code inline}, or in an anonymous
+ * namespace; no other function
  * of the file has its name; every mention of it is the callee of a call in another function of the file (its address
  * is never taken, it does not call itself) with as many arguments as it has parameters. Functions that call each
  * other get no interval (a parameter asked for while its own interval is computed is unknown). Within the callee a
@@ -131,7 +132,7 @@ final class ClangCallSites {
             if (named.get(f.name()) != 1 || f.name().contains("::") || f.name().startsWith("operator")) continue;
             String head = head(f);
             if (head == null
-                    || !INTERNAL.matcher(head).matches()
+                    || !INTERNAL.matcher(head).matches() && !anonymous(f.node())
                     || KERNEL.matcher(head).matches()) continue;
             byName.put(f.name(), f);
         }
@@ -176,6 +177,13 @@ final class ClangCallSites {
             if (cs != null) calls.put(e.getValue().node().usr, List.copyOf(cs));
         }
         return calls;
+    }
+
+    /** Whether {@code fn} lies in an anonymous namespace: internal linkage, as {@code static} gives. */
+    private static boolean anonymous(ClangNode fn) {
+        for (ClangNode p = fn.parent; p != null; p = p.parent)
+            if (p.kind == CXCursor_Namespace && (p.spelling == null || p.spelling.isEmpty())) return true;
+        return false;
     }
 
     /** The call {@code ref} is the callee of (through the implicit function-to-pointer conversion), or null. */

@@ -25,6 +25,9 @@ public interface CudaReport {
     /** True the first time {@code key} is asked for in this file (one finding per macro, typedef, ...). */
     boolean firstInFile(String key);
 
+    /** The line {@code key} was first asked for with in this file; {@code line} when this is the first time. */
+    int firstLineInFile(String key, int line);
+
     /**
      * The first {@code #error} directive the file's analyzed configuration reaches for certain (a header for another
      * CPU: {@code #if !defined(__sparc__)} / {@code #error ...}), or null: the compiler stops there.

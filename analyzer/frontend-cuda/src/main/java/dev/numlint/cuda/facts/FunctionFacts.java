@@ -353,13 +353,20 @@ public final class FunctionFacts {
      *                   One finding per origin and file.
      * @param deliberate why the long double is there on purpose (a specialisation of a template for long double),
      *                   or null
+     * @param owner      the class or struct whose member (a field, a method's declaration) it is, from the file's
+     *                   declarations; null in a function (its class is the function's qualified name's) or at file
+     *                   scope
      */
-    public record LongDouble(Site site, String what, String origin, String deliberate) {
+    public record LongDouble(Site site, String what, String origin, String deliberate, String owner) {
         /** Why a long double function's own long doubles are there on purpose. */
         public static final String INTERFACE = "a long double function (its floating parameters and result are)";
 
         public LongDouble(Site site, String what) {
-            this(site, what, null, null);
+            this(site, what, null, null, null);
+        }
+
+        public LongDouble(Site site, String what, String origin, String deliberate) {
+            this(site, what, origin, deliberate, null);
         }
     }
 
