@@ -190,6 +190,7 @@ public final class ClangSupplement {
         testsOfFixedSign(facts);
         ClangAgreeingSides.relabel(unit, all);
         ClangUnreachableTests.drop(unit, all);
+        ClangPrintOnlyTests.drop(unit, all);
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();

@@ -200,6 +200,8 @@ final class ClangUses {
                 // a constant the other side's interval stays far from (fabsf(atan2f(y, x) / (2*PI)) < 1.0): no
                 // rounding flips it
                 if (ClangUnreachableTests.unreachable(unit, p, fn)) return;
+                // the test of an if that only prints (a debug printf's threshold): a flip changes a diagnostic line
+                if (ClangPrintOnlyTests.printOnly(p)) return;
                 // a running max/min or a clamp (if (v > m) m = v; m = v < m ? v : m; v > 0 ? v : 0): the comparison
                 // only
                 // picks between the values it compares, so a flip moves the result by no more than they differ there
