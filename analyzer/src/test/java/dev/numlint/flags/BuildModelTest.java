@@ -1015,4 +1015,29 @@ class BuildModelTest {
             assertThat(f.location().startLine()).isEqualTo(3);
         });
     }
+
+    /**
+     * {@code -funsafe-math-optimizations} and {@code -freciprocal-math} on one line turn x/y into x*(1/y) once: one
+     * NL002 finding, at the first (session 51: a lattice-Boltzmann Makefile had two warnings for one effect); on
+     * another line, each its own.
+     */
+    @Test
+    void reciprocalFlagsOnOneLineAreOneFinding(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("main.cpp"), "double f(double a, double b) { return a / b; }\n");
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                CXXFLAGS = -O3
+                CXXFLAGS += -funsafe-math-optimizations -fassociative-math -freciprocal-math
+                debug: CXXFLAGS += -freciprocal-math
+                all: main.o
+                main.o: main.cpp
+                \tg++ $(CXXFLAGS) -c main.cpp -o main.o
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.ruleId().equals("NL002"))
+                .extracting(f -> f.location().startLine() + " " + f.message().split(" ")[0])
+                .containsExactlyInAnyOrder("2 -funsafe-math-optimizations", "3 -freciprocal-math");
+    }
 }
