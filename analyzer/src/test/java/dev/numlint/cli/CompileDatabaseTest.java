@@ -419,4 +419,46 @@ class CompileDatabaseTest {
                 tmp.resolve("c").toString(),
                 tree.toString());
     }
+
+    /**
+     * A flag a CMake module sets (cmake/Modules/dspTargetProperties.cmake, included through CMAKE_MODULE_PATH) is
+     * reported where the module writes it, with the database as evidence: the module runs in its includer's
+     * directory, so its own directory, which holds no compiled file, does not make it another project's (session 51:
+     * a DSP library's -march=native was reported at the generated database's line).
+     */
+    @Test
+    void aFlagACMakeModuleSetsIsReportedInTheModule() throws IOException {
+        Files.createDirectories(repo.resolve("cmake/Modules"));
+        Files.createDirectories(repo.resolve("build"));
+        Files.writeString(
+                repo.resolve("CMakeLists.txt"),
+                """
+                cmake_minimum_required(VERSION 3.16)
+                project(dsp C)
+                list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_SOURCE_DIR}/cmake/Modules)
+                include(dspTargetProperties)
+                add_library(dsp src/mix.c)
+                target_compile_options(dsp PRIVATE ${dsp_release_options})
+                """);
+        Files.writeString(
+                repo.resolve("cmake/Modules/dspTargetProperties.cmake"),
+                "set(dsp_release_options -fomit-frame-pointer -march=native)\n");
+        Files.createDirectories(repo.resolve("src"));
+        Files.writeString(repo.resolve("src/mix.c"), "float mix(float a, float b, float t) { return a * t + b; }\n");
+        Files.writeString(
+                repo.resolve("build/compile_commands.json"),
+                db(
+                        repo.resolve("build"),
+                        repo.resolve("src/mix.c").toString(),
+                        "/usr/bin/cc -O3 -fomit-frame-pointer -march=native -o CMakeFiles/dsp.dir/src/mix.c.o -c "
+                                + repo.resolve("src/mix.c")));
+        JsonNode report = scan("json", "-p", repo.resolve("build").toString()).json();
+        List<String> at = new ArrayList<>();
+        for (JsonNode f : report.path("findings")) {
+            if (f.path("ruleId").asText().equals("NL003")
+                    && f.path("message").asText().startsWith("-march"))
+                at.add(f.path("file").asText() + " " + f.path("level").asText());
+        }
+        assertThat(at).containsExactly("cmake/Modules/dspTargetProperties.cmake warning");
+    }
 }

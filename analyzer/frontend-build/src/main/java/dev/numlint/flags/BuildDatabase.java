@@ -197,6 +197,9 @@ final class BuildDatabase {
         if (!real || d == null) return true;
         String name = buildFile.getFileName().toString();
         if (!cmake && (name.equals("CMakeLists.txt") || name.endsWith(".cmake"))) return false;
+        // a module (include(naivedspTargetProperties) from cmake/Modules/) runs in its includer's directory: its own
+        // directory says nothing about which commands it produced (session 51)
+        if (cmake && name.endsWith(".cmake")) return true;
         if (ranIn.contains(d)) return true;
         for (java.nio.file.Path c : compiledIn) {
             if (c.startsWith(d)) return true;
