@@ -55,4 +55,18 @@ class UndefinedTypesTest {
         k.add(Map.of("__global__", 2, "float2", 1, "int64_t", 1));
         assertThat(k.summary(false)).isNull();
     }
+
+    /**
+     * Session 51 (a templated lattice-Boltzmann framework): a C++20 header read as C++17 gives "unknown type name
+     * 'requires'", and a header read without its includers' {@code #include <vector>} "no template named 'vector'".
+     * The language and its library define them: not named; a project's own type still is.
+     */
+    @Test
+    void keywordsOfALaterStandardAndTheStandardLibrarysNamesAreNotNamed() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add(Map.of("requires", 2, "vector", 4, "timestep", 20));
+        assertThat(t.summary(false).message())
+                .startsWith("1 C/C++/CUDA type used at 20 places (functions) in 1 file are defined in no file read:"
+                        + " timestep (20);");
+    }
 }

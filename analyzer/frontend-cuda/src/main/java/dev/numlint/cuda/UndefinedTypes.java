@@ -60,6 +60,57 @@ final class UndefinedTypes {
                 "__noinline__",
                 "__restrict__",
                 "__launch_bounds__"));
+        // keywords of a later language standard than a header's parse used ("unknown type name 'requires'" of a
+        // C++20 header read as C++17) and the standard library's own names, which a header read without its
+        // includers' #include <vector> does not see ("no template named 'vector'"): defined by the language and
+        // its library, not by a package the build leaves out (session 51)
+        defined.addAll(java.util.Set.of(
+                "requires",
+                "concept",
+                "co_await",
+                "co_yield",
+                "co_return",
+                "char8_t",
+                "consteval",
+                "constinit",
+                "_BitInt",
+                "nullptr_t",
+                "vector",
+                "string",
+                "string_view",
+                "map",
+                "unordered_map",
+                "set",
+                "unordered_set",
+                "array",
+                "pair",
+                "tuple",
+                "optional",
+                "variant",
+                "function",
+                "unique_ptr",
+                "shared_ptr",
+                "weak_ptr",
+                "complex",
+                "valarray",
+                "deque",
+                "list",
+                "span",
+                "size_t",
+                "ptrdiff_t",
+                "ostream",
+                "istream",
+                "ifstream",
+                "ofstream",
+                "stringstream",
+                "ostringstream",
+                "istringstream",
+                "thread",
+                "mutex",
+                "atomic",
+                "numeric_limits",
+                "initializer_list",
+                "FILE"));
     }
 
     /**
