@@ -17,6 +17,8 @@ import java.util.List;
  * An operand a test limits ({@code (v >= 0) ? (int)(v + 0.5) : (int)(v - 0.5)}) is taken as non-negative, as NL001
  * takes a guarded cast as in range: a note naming the guard. To an unsigned type where NL001 reports the negative
  * value at its level, the negative case is NL001's finding: a note that states only the non-negative half-way cases.
+ * A rounded value a clamp bounds from below before anything reads it ({@code v = clampi(v, 1, N - 1)}: {@code
+ * ClangRoundingClamps}) is a note: every value whose rounding toward zero differs ends at the clamp's bound.
  */
 @AutoService(CudaCheck.class)
 public final class AddHalfRounding implements CudaCheck {
@@ -76,6 +78,21 @@ public final class AddHalfRounding implements CudaCheck {
                         RuleCatalog.get().rule(ruleId()).message("cuda-guarded", "expr", expr, "guard", guard),
                         Confidence.HIGH,
                         Impact.bounded("taken as non-negative, limited by " + guard));
+                continue;
+            }
+            String clamp =
+                    facts.clampedRoundings.get(c.site().line() + ":" + c.site().column());
+            if (clamp != null && !c.unsigned()) {
+                // sel = (int)(x + .5f); sel = clampi(sel, 1, N - 1); : every value whose rounding toward zero differs
+                // is at most 0 before the clamp, which lifts both roundings to its bound (session 51, a texture
+                // compressor's selectors)
+                out.reportProven(
+                        ruleId(),
+                        facts.function,
+                        c.site(),
+                        RuleCatalog.get().rule(ruleId()).message("cuda-clamped", "expr", expr, "clamp", clamp),
+                        Confidence.HIGH,
+                        Impact.bounded("negative values reach the " + clamp + " as its lower bound either way"));
                 continue;
             }
             if (UnguardedUnsignedCast.negativeHazard(c)) {

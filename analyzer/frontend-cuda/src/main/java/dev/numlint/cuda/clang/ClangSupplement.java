@@ -149,6 +149,11 @@ public final class ClangSupplement {
                         || floatThroughTemplateCall(c.site().line(), c.site().column())));
         guardsFromClang(facts);
         for (FunctionFacts.Conversion c : facts.conversions) {
+            String at = c.site().line() + ":" + c.site().column();
+            String clamp = roundingClamps().get(at);
+            if (clamp != null) facts.clampedRoundings.put(at, clamp);
+        }
+        for (FunctionFacts.Conversion c : facts.conversions) {
             // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
             if (!c.unsigned() && c.bytes() >= 4) continue;
             conversionLines.add(c.site().line());
@@ -458,6 +463,21 @@ public final class ClangSupplement {
      * tested variable, a member or element tested through the same expression) where the hand-written facts match
      * text. The interval is the intersection of both (Clang's knows x - floor(x/c)*c and the stores of the file).
      */
+    /** Per Clang conversion ("line:column"): the clamp that bounds its rounded value from below, computed once. */
+    private Map<String, String> roundingClamps;
+
+    private Map<String, String> roundingClamps() {
+        if (roundingClamps == null) {
+            roundingClamps = new java.util.HashMap<>();
+            for (ClangUnit.Conversion k : unit.conversions()) {
+                if (k.unsigned()) continue;
+                String clamp = ClangRoundingClamps.clampedBelow(unit, k.node());
+                if (clamp != null) roundingClamps.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), clamp);
+            }
+        }
+        return roundingClamps;
+    }
+
     private void guardsFromClang(FunctionFacts facts) {
         Map<String, ClangUnit.Conversion> clang = null;
         for (var it = facts.conversions.listIterator(); it.hasNext(); ) {
@@ -563,6 +583,8 @@ public final class ClangSupplement {
             String operand = macro == null ? unit.text(c.operand()) : ClangMacroSites.render(c.operand());
             if (operand == null) operand = macro;
             Site cast = site(c.node(), c.in());
+            String clamp = roundingClamps().get(line + ":" + unit.utf16Column(c.node()));
+            if (clamp != null) facts(out, c.in()).clampedRoundings.put(cast.line() + ":" + cast.column(), clamp);
             if (macro != null) {
                 String shown = c.explicit() ? ClangMacroSites.render(c.node()) : operand;
                 cast = new Site(

@@ -12,6 +12,12 @@ public final class FunctionFacts {
     public final String function;
 
     public final List<Conversion> conversions = new ArrayList<>();
+
+    /**
+     * Conversions ("line:column" of the cast) whose rounded value a clamp bounds from below before anything else reads
+     * it, with the clamp ("clampi at line 12"): a negative value's rounding toward zero cannot reach the result (NL013).
+     */
+    public final java.util.Map<String, String> clampedRoundings = new java.util.HashMap<>();
     /** CUDA conversion intrinsics to an unsigned type ({@code __float2uint_rz(x)}): they saturate on the GPU. */
     public final List<Conversion> saturating = new ArrayList<>();
 

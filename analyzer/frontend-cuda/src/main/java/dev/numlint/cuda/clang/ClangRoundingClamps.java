@@ -1,0 +1,103 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.Set;
+
+/**
+ * A rounded integer clamped from below before anything else reads it: {@code sel = (int)(x * f + .5f); sel =
+ * clampi(sel, 1, N - 1);} or {@code clampi((int)(v / 2.0f + .5f) * 2 + p, p, hi)}. Adding one half and truncating
+ * rounds a negative value toward zero ({@code -2.7f} gives -2, not -3), but every value where that differs from
+ * rounding is at most 0 before the clamp, and the clamp's lower bound is at least what 0 maps to: both roundings give
+ * the bound (session 51: eleven NL013 warnings of a texture compressor, all judged false). The rounded value may be
+ * scaled by a non-negative constant and offset ({@code r * 2 + p}) on its way, when the clamp's lower bound is that
+ * offset (the same text) or a constant at least the offset's constant; stored in a local, the clamp must be the next
+ * statement and assign the same local ({@code v = clamp(v, lo, hi)}, {@code v = std::max(v, 0)}).
+ */
+final class ClangRoundingClamps {
+    private ClangRoundingClamps() {}
+
+    private static final Set<String> CLAMPS = Set.of("clamp", "clampi", "iclamp", "clamp_int", "Clamp");
+    private static final Set<String> MAXIMA = Set.of("max", "imax", "maxi", "Max");
+
+    /** The clamp that bounds the rounded value of {@code cast} from below, as "clampi at line 12", or null. */
+    static String clampedBelow(ClangUnit unit, ClangNode cast) {
+        ClangNode c = cast;
+        ClangNode p = cast.parent;
+        ClangNode offset = null;
+        while (p != null) {
+            if (p.kind == CXCursor_ParenExpr || p.kind == CXCursor_UnexposedExpr) {
+                // parentheses and implicit conversions
+            } else if (p.kind == CXCursor_BinaryOperator && p.children.size() == 2 && p.spelling.equals("*")) {
+                Double k = folded(p.children.get(p.children.get(0) == c ? 1 : 0));
+                if (k == null || k < 0) return null;
+            } else if (p.kind == CXCursor_BinaryOperator && p.children.size() == 2 && p.spelling.equals("+")) {
+                if (offset != null) return null;
+                offset = p.children.get(p.children.get(0) == c ? 1 : 0);
+            } else break;
+            c = p;
+            p = p.parent;
+        }
+        if (p == null) return null;
+        if (p.kind == CXCursor_CallExpr) return bound(unit, p, c, offset);
+        if (offset != null) return null;
+        // stored in a local: the next statement clamps that local
+        String usr = null;
+        ClangNode stmt = null;
+        if (p.kind == CXCursor_VarDecl && p.usr != null) {
+            usr = p.usr;
+            stmt = p.parent;
+        } else if (p.kind == CXCursor_BinaryOperator
+                && p.spelling.equals("=")
+                && p.children.size() == 2
+                && p.children.get(1) == c) {
+            ClangNode lhs = strip(p.children.get(0));
+            if (lhs != null && lhs.kind == CXCursor_DeclRefExpr) usr = lhs.refUsr;
+            stmt = p;
+        }
+        if (usr == null || stmt == null || stmt.parent == null || stmt.parent.kind != CXCursor_CompoundStmt)
+            return null;
+        int at = stmt.parent.children.indexOf(stmt);
+        if (at < 0 || at + 1 >= stmt.parent.children.size()) return null;
+        ClangNode next = strip(stmt.parent.children.get(at + 1));
+        if (next == null
+                || next.kind != CXCursor_BinaryOperator
+                || !next.spelling.equals("=")
+                || next.children.size() != 2) return null;
+        ClangNode lhs = strip(next.children.get(0));
+        ClangNode call = strip(next.children.get(1));
+        if (lhs == null || lhs.kind != CXCursor_DeclRefExpr || !usr.equals(lhs.refUsr)) return null;
+        if (call == null || call.kind != CXCursor_CallExpr) return null;
+        for (ClangNode a : arguments(call)) {
+            ClangNode v = strip(a);
+            if (v != null && v.kind == CXCursor_DeclRefExpr && usr.equals(v.refUsr)) return bound(unit, call, a, null);
+        }
+        return null;
+    }
+
+    /**
+     * The description of {@code call} when it is a clamp or a maximum whose lower bound is at least what a rounded
+     * value of 0 gives as {@code arg} ({@code offset}, or 0 without one), else null.
+     */
+    private static String bound(ClangUnit unit, ClangNode call, ClangNode arg, ClangNode offset) {
+        String name = callee(call);
+        String simple = name.substring(name.lastIndexOf(':') + 1);
+        java.util.List<ClangNode> args = arguments(call);
+        int i = args.indexOf(arg);
+        ClangNode lower;
+        if (CLAMPS.contains(simple) && args.size() == 3 && i == 0) lower = args.get(1);
+        else if (MAXIMA.contains(simple) && args.size() == 2 && i >= 0) lower = args.get(1 - i);
+        else return null;
+        Double lo = folded(lower);
+        boolean ok;
+        if (offset == null) ok = lo != null && lo >= 0;
+        else {
+            Double off = folded(offset);
+            ok = off != null
+                    ? lo != null && lo >= off
+                    : squash(unit.text(strip(lower))).equals(squash(unit.text(strip(offset))));
+        }
+        return ok ? simple + " at line " + call.line : null;
+    }
+}
