@@ -290,6 +290,40 @@ class CompileDatabaseTest {
                 .anySatisfy(a -> assertThat(a).endsWith("k4.cu")));
     }
 
+    /**
+     * Session 51 (a wave solver built by make under bear): solver.cu includes solver_kernel.cu, which includes
+     * solver_kernel_math.cu; the database also holds host entries. The second level is compiled through the unit too:
+     * no borrowed host entry, no "not compiled" note, one nvcc call (before: the math file was borrowed, read alone
+     * with Clang errors, and its findings were notes "not compiled by this build configuration").
+     */
+    @Test
+    void aCudaFileIncludedTwoLevelsDownIsCompiledThroughTheUnit() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path cuda = Files.createDirectories(repo.resolve("cuda"));
+        Files.writeString(cuda.resolve("solver.h"), "typedef float Number_t;\n");
+        Files.writeString(cuda.resolve("solver.cu"), "#include \"solver.h\"\n#include \"solver_kernel.cu\"\n");
+        Files.writeString(
+                cuda.resolve("solver_kernel.cu"),
+                "__constant__ Number_t kc[4];\n\n#include \"solver_kernel_math.cu\"\n");
+        Files.writeString(
+                cuda.resolve("solver_kernel_math.cu"),
+                "__device__ unsigned quant(Number_t x) { return (unsigned) (x * 255.0f); }\n");
+        Files.writeString(repo.resolve("main.cpp"), "int main() { return 0; }\n");
+        Files.writeString(
+                repo.resolve("compile_commands.json"),
+                "[{\"directory\": \"" + repo + "\", \"file\": \"" + cuda + "/solver.cu\", \"arguments\": [\"nvcc\","
+                        + " \"-c\", \"cuda/solver.cu\"]},\n {\"directory\": \"" + repo + "\", \"file\": \"" + repo
+                        + "/main.cpp\", \"arguments\": [\"/usr/bin/gcc\", \"-c\", \"-x\", \"c++\", \"main.cpp\"]}]\n");
+        Run r = ptxScan(fake, repo, repo);
+        String notices = r.json().path("notifications").toString();
+        assertThat(notices)
+                .doesNotContain("borrowed-build-entry")
+                .doesNotContain("source-alone")
+                .doesNotContain("not-compiled-units");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .anySatisfy(a -> assertThat(a).endsWith("solver.cu")));
+    }
+
     @Test
     void aConfiguredHeaderInTheBuildTreeIsFoundThroughTheDatabaseGivenWithMinusP() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));

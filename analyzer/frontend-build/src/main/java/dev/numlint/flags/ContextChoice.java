@@ -45,15 +45,26 @@ final class ContextChoice {
         // a .cu file that a unit of the compilation database #includes is compiled through it (beagle's kernels4.cu
         // includes "libhmsbeagle/GPU/kernels/kernelsAll.cu" through -I of the root): it gets its includer's context
         // below, not a borrowed host entry of its own
+        // (through any depth of includes: a unit that includes kernel.cu, which includes kernel_math.cu, compiles
+        // both; session 51's wave solver had the second level borrowed and reported as not compiled)
         Set<Path> includedByDbUnits = new HashSet<>();
         if (!model.hostEntries.isEmpty()) {
             Set<Path> scannedSources = new HashSet<>(sources);
+            Set<Path> reached = new HashSet<>();
             for (Path file : sources) {
                 BuildContext dbc = model.db.files.get(file);
                 if (dbc == null) continue;
-                for (Path inc : IncludeScan.quotedIncludes(file, dbc.includePaths(), scannedSources)) {
-                    if (inc.getFileName().toString().endsWith(".cu") && !model.db.files.containsKey(inc))
-                        includedByDbUnits.add(inc);
+                java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(List.of(file));
+                Map<Path, Integer> level = new HashMap<>(Map.of(file, 0));
+                while (!queue.isEmpty()) {
+                    Path f = queue.poll();
+                    if (level.get(f) >= 16) continue;
+                    for (Path inc : IncludeScan.quotedIncludes(f, dbc.includePaths(), scannedSources)) {
+                        if (model.db.files.containsKey(inc) || level.containsKey(inc) || !reached.add(inc)) continue;
+                        level.put(inc, level.get(f) + 1);
+                        if (inc.getFileName().toString().endsWith(".cu")) includedByDbUnits.add(inc);
+                        queue.add(inc);
+                    }
                 }
             }
         }
