@@ -59,6 +59,13 @@ final class PromotionSites {
         // a value float holds is not rounded at all (frexp(x, &k), 0.5*(1.0 + copysign(1.0, u))*v)
         if (floatValued(e)) return true;
         ExpressionContext p = stripParens(e);
+        // (b > 0) ? -0.5 * (b + s) : -0.5 * (b - s): one of the branches is the value, each rounded once
+        if (p instanceof CondExprContext c
+                && c.expression().size() == 2
+                && c.commaExpression() != null
+                && c.commaExpression().expression().size() == 1)
+            return innocuousDoubleRounding(c.commaExpression().expression(0))
+                    && innocuousDoubleRounding(c.expression(1));
         ExpressionContext a;
         ExpressionContext b;
         if (p instanceof MulExprContext && ((MulExprContext) p).MOD() == null) {

@@ -555,6 +555,10 @@ final class ClangSites {
      */
     private boolean exactOnce(ClangNode e, ClangUnit.Function fn) {
         if (floatHeld(e, fn)) return true; // copysign(1.0, x)*v, frexp(x, &k): no rounding at all
+        // (b > 0) ? -0.5 * (b + s) : -0.5 * (b - s): the value is one branch's, each rounded once (session 51)
+        ClangNode c = strip(e);
+        if (c != null && c.kind == CXCursor_ConditionalOperator && c.children.size() == 3)
+            return exactOnce(strip(c.children.get(1)), fn) && exactOnce(strip(c.children.get(2)), fn);
         if (e.kind == CXCursor_CallExpr) {
             String base = callee(e).replace("std::", "");
             List<ClangNode> args = arguments(e);
