@@ -495,4 +495,30 @@ class CompileDatabaseTest {
         }
         assertThat(at).containsExactly("cmake/Modules/dspTargetProperties.cmake warning");
     }
+
+    /**
+     * Session 51 (a texture decompressor's Makefile: {@code OPTCFLAGS += -Ofast -ffast-math}, built under bear): the
+     * two flags of one line are one NL002 and one NL006 finding, at the Makefile, and none at the database's line
+     * (before: two of each at the Makefile; with a first attempt, one at the Makefile and one at the database).
+     */
+    @Test
+    void twoFastMathFlagsOnOneMakefileLineAreOneFindingPerRule() throws IOException {
+        Files.writeString(
+                repo.resolve("Makefile"),
+                "CFLAGS = -O2\nCFLAGS += -Ofast -ffast-math\nall: d.o\nd.o: d.c\n\tgcc $(CFLAGS) -c d.c -o d.o\n");
+        Files.writeString(repo.resolve("d.c"), "float inv(float a, float b) { return a / b; }\n");
+        Files.writeString(
+                repo.resolve("compile_commands.json"),
+                db(repo, repo.resolve("d.c").toString(), "gcc -O2 -Ofast -ffast-math -c d.c -o d.o"));
+        JsonNode report = scan("json", "-p", repo.toString()).json();
+        List<String> at = new ArrayList<>();
+        for (JsonNode f : report.path("findings")) {
+            String rule = f.path("ruleId").asText();
+            if ((rule.equals("NL002") || rule.equals("NL006"))
+                    && !f.path("level").asText().equals("note"))
+                at.add(rule + " " + f.path("file").asText() + ":"
+                        + f.path("line").asInt());
+        }
+        assertThat(at).containsExactlyInAnyOrder("NL002 Makefile:2", "NL006 Makefile:2");
+    }
 }

@@ -162,9 +162,19 @@ final class FlagReporter {
                     active.computeIfAbsent(key, k -> new ArrayList<>()).add(hs);
             });
         }
+        // one finding per rule, target and line: -Ofast -ffast-math, or -funsafe-math-optimizations
+        // -freciprocal-math, written together are one hazard where the user changes them (session 51: a Makefile
+        // line had two NL006 and two NL002 warnings)
+        Set<String> lines = new HashSet<>();
         for (List<List<FlagHazard>> same : active.values()) {
             for (List<FlagHazard> group : overlapping(same, used)) {
-                emit(primaryFirst(group, used, order), null);
+                List<FlagHazard> g = primaryFirst(group, used, order);
+                FlagHazard h = g.get(0);
+                Location at = h.entry().loc();
+                if (at != null
+                        && !lines.add(h.ruleId() + " " + h.entry().target() + " " + at.file() + ":" + at.startLine()))
+                    continue;
+                emit(g, null);
             }
         }
     }

@@ -19,8 +19,6 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
     @Override
     public void check(FlagFacts facts, Consumer<FlagHazard> out) {
         List<FlagEntry> es = facts.entries();
-        // -funsafe-math-optimizations -freciprocal-math on one line: one hazard, reported at the first (session 51)
-        java.util.Set<String> reciprocalLines = new java.util.HashSet<>();
         for (int i = 0; i < es.size(); i++) {
             FlagEntry e = es.get(i);
             String key = null;
@@ -36,9 +34,6 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
                             || e.name().equals("funsafe-math-optimizations")
                             || e.name().equals("freciprocal-math"))) {
                 key = "flags-host-reciprocal";
-                if (e.loc() != null
-                        && !reciprocalLines.add(e.target() + " " + e.loc().file() + ":"
-                                + e.loc().startLine())) key = null;
             }
             if (key != null) {
                 out.accept(FlagFacts.hazard(ruleId(), key, e));
