@@ -65,6 +65,31 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 out.reportProven("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact);
                 continue;
             }
+            String special = nonFinite(c.operand());
+            if (special != null) {
+                // (size_t)NAN: no guard applies to a constant, and no integer holds it (session 51, an image ditherer)
+                String other = c.site().hostOnly() ? "AArch64" : "the GPU";
+                out.report(
+                        "NL001",
+                        facts.function,
+                        c.site(),
+                        RuleCatalog.get()
+                                .rule("NL001")
+                                .message(
+                                        "cuda-non-finite",
+                                        "expr",
+                                        expr,
+                                        "value",
+                                        special,
+                                        "to",
+                                        c.to(),
+                                        "other",
+                                        other),
+                        Confidence.HIGH,
+                        new Impact(Impact.Kind.AMPLIFIED, special + " converted to " + c.to(), null, null),
+                        null);
+                continue;
+            }
             if (!unguarded(c, max + 1, 0)) {
                 // an implicit conversion too where a test bounds a variable of it from below (the side that wraps):
                 // the PTX layer's finding of its cvt sees no guard; an upper bound alone leaves that finding standing
@@ -290,6 +315,19 @@ public final class UnguardedUnsignedCast implements CudaCheck {
     }
 
     /** Whether the conversion can go out of range: not a constant in range, not guarded, from floating data. */
+    private static final java.util.regex.Pattern NON_FINITE = java.util.regex.Pattern.compile(
+            "\\(*[-+]?\\(*(?:(NAN|__builtin_nanf?\\(\"\"\\)|(?:std::)?numeric_limits<\\w+>::(?:quiet|signaling)_NaN\\(\\))"
+                    + "|(INFINITY|HUGE_VALF?|__builtin_inff?\\(\\)|__builtin_huge_valf?\\(\\)"
+                    + "|(?:std::)?numeric_limits<\\w+>::infinity\\(\\)))\\s*\\)*");
+
+    /** "NaN" or "infinity" when the operand is only that constant ({@code NAN}, {@code -INFINITY}), else null. */
+    static String nonFinite(String operand) {
+        if (operand == null) return null;
+        java.util.regex.Matcher m = NON_FINITE.matcher(operand.replaceAll("\\s+", ""));
+        if (!m.matches()) return null;
+        return m.group(1) != null ? "NaN" : (m.group().contains("-") ? "-" : "") + "infinity";
+    }
+
     static boolean unguarded(FunctionFacts.Conversion c, double max, double min) {
         if (c.constant() != null && c.constant() >= min && c.constant() < max) return false;
         return !c.guarded() && c.floatData();
