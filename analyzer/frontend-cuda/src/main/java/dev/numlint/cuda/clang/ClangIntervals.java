@@ -126,7 +126,7 @@ final class ClangIntervals {
                 List<double[]> args = new ArrayList<>();
                 for (int i = 1; i < n.children.size(); i++) args.add(eval(n.children.get(i), fn, depth - 1));
                 double[] x = ValueBounds.call(name, args);
-                if (x == null) x = returned(n, depth - 1);
+                if (x == null) x = returned(n, args, depth - 1);
                 return x == null ? byType(n) : x;
             }
             case CXCursor_DeclRefExpr -> {
@@ -172,6 +172,11 @@ final class ClangIntervals {
      */
     private double[] parameter(ClangNode ref, ClangUnit.Function fn) {
         if (ref.refUsr == null) return null;
+        java.util.Map<String, double[]> bound = BOUND.get();
+        if (!bound.isEmpty()) {
+            double[] b = bound.get(ref.refUsr);
+            return b == null ? null : b.clone();
+        }
         List<ClangNode> ps = ClangCallSites.parameters(fn.node());
         int index = -1;
         for (int i = 0; i < ps.size(); i++) if (ref.refUsr.equals(ps.get(i).usr)) index = i;
@@ -189,6 +194,7 @@ final class ClangIntervals {
      * ClangStores}), or null.
      */
     private double[] stored(ClangNode ref) {
+        if (!BOUND.get().isEmpty()) return null;
         ClangStores.Stored s = unit.stores(ref);
         return s == null ? null : new double[] {s.lo(), s.hi()};
     }
@@ -363,18 +369,55 @@ final class ClangIntervals {
      * Not memoised: the depth bounds a chain of calls and a recursion, and the answer never depends on which thread
      * asked first.
      */
-    private double[] returned(ClangNode call, int depth) {
+    private double[] returned(ClangNode call, List<double[]> args, int depth) {
         if (call.refUsr == null || depth < 0) return null;
         Defined d = defined;
         if (d == null) defined = d = defined();
         ClangUnit.Function callee = d.functions.get(call.refUsr);
         if (callee == null) return null;
-        return d.units.get(call.refUsr).intervals.returnedBy(callee, depth);
+        // the call's arguments bound to the callee's parameters that it neither writes nor aliases: a helper's
+        // return seen for this call (flerpf(u8, u8, frac) is in [0, 255]), not for every caller
+        List<ClangNode> ps = ClangCallSites.parameters(callee.node());
+        java.util.Map<String, double[]> bound = BOUND.get();
+        java.util.Map<String, double[]> saved = new java.util.HashMap<>();
+        if (args != null && ps.size() == args.size()) {
+            for (int i = 0; i < ps.size(); i++) {
+                String usr = ps.get(i).usr;
+                double[] a = args.get(i);
+                if (usr == null || a[0] == -INF && a[1] == INF || changedIn(callee, usr)) continue;
+                saved.put(usr, bound.get(usr));
+                bound.put(usr, a.clone());
+            }
+        }
+        try {
+            return d.units.get(call.refUsr).intervals.returnedBy(callee, depth);
+        } finally {
+            saved.forEach((usr, old) -> {
+                if (old == null) bound.remove(usr);
+                else bound.put(usr, old);
+            });
+        }
+    }
+
+    /**
+     * Parameters bound to a call's argument intervals while that call's callee is evaluated ({@link #returned}), per
+     * thread, across the units of a parse. While any is bound, call-site unions and stored fields (both memoised) are
+     * not consulted, so that no memoised answer depends on one call.
+     */
+    private static final ThreadLocal<java.util.Map<String, double[]>> BOUND =
+            ThreadLocal.withInitial(java.util.HashMap::new);
+
+    private static boolean changedIn(ClangUnit.Function fn, String usr) {
+        boolean[] changed = new boolean[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (written(x) || aliases(x))) changed[0] = true;
+        });
+        return changed[0];
     }
 
     /** What the call {@code call} returns when this unit or its parse defines the callee ({@link #returned}). */
     double[] returnedFrom(ClangNode call) {
-        return returned(call, DEPTH);
+        return returned(call, null, DEPTH);
     }
 
     /** What {@code callee}, a function of this unit, returns ({@link #returned}). */
