@@ -576,10 +576,7 @@ final class ClangGuards {
             }
             if (n.kind == CXCursor_ArraySubscriptExpr && n.children.size() == 2) {
                 String b = key(n.children.get(0));
-                ClangNode i = strip(n.children.get(1));
-                String ik = i == null
-                        ? null
-                        : i.value != null ? String.valueOf(i.value) : i.kind == CXCursor_DeclRefExpr ? i.refUsr : null;
+                String ik = index(n.children.get(1));
                 return b == null || ik == null ? null : b + "[" + ik + "]";
             }
             if (accessor(n)) {
@@ -588,16 +585,32 @@ final class ClangGuards {
                 if (b == null) return null;
                 StringBuilder k = new StringBuilder(b).append('(');
                 for (int a = args.size() - 1; a >= 0; a--) { // collected last first
-                    ClangNode i = strip(args.get(a));
-                    String ik = i == null
-                            ? null
-                            : i.value != null
-                                    ? String.valueOf(i.value)
-                                    : i.kind == CXCursor_DeclRefExpr ? i.refUsr : null;
+                    String ik = index(args.get(a));
                     if (ik == null) return null;
                     k.append(ik).append(a > 0 ? "," : ")");
                 }
                 return k.toString();
+            }
+            return null;
+        }
+
+        /**
+         * The key of an index: a constant, a variable, or + - * / % of such ({@code s[i + channel_stride]}, session 51:
+         * an image writer's second channel, whose test on the same element was not matched); null otherwise. The
+         * variables it reads are among the path's parts, so a write of any of them ends the guard.
+         */
+        static String index(ClangNode e) {
+            ClangNode i = strip(e);
+            if (i == null) return null;
+            if (i.value != null) return String.valueOf(i.value);
+            if (i.kind == CXCursor_DeclRefExpr) return i.refUsr;
+            if (i.kind == CXCursor_BinaryOperator
+                    && i.children.size() == 2
+                    && "+-*/%".contains(i.spelling)
+                    && i.spelling.length() == 1) {
+                String a = index(i.children.get(0));
+                String b = index(i.children.get(1));
+                return a == null || b == null ? null : "(" + i.spelling + " " + a + " " + b + ")";
             }
             return null;
         }
