@@ -73,7 +73,7 @@ variableDecl : linkage* space=(GLOBAL | SHARED | LOCAL | CONST | TEX | PARAM) de
 varItem      : name=ID ('<' count=INT '>')? arraySuffix* ('=' initializer)? ;
 initializer
     : '{' (initializer (',' initializer)*)? '}'
-    | ID '(' expr ')'
+    | ID '(' expr ')' (offsetOp+=('+' | '-') offset+=term)*
     | expr
     ;
 
