@@ -21,6 +21,17 @@ final class ClangRoundingClamps {
     private static final Set<String> CLAMPS = Set.of("clamp", "clampi", "iclamp", "clamp_int", "Clamp");
     private static final Set<String> MAXIMA = Set.of("max", "imax", "maxi", "Max");
 
+    /** Per conversion of the unit to a signed type ("line:column"): its clamp from below ({@link #clampedBelow}). */
+    static java.util.Map<String, String> of(ClangUnit unit) {
+        java.util.Map<String, String> out = new java.util.HashMap<>();
+        for (ClangUnit.Conversion k : unit.conversions()) {
+            if (k.unsigned()) continue;
+            String clamp = clampedBelow(unit, k.node());
+            if (clamp != null) out.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), clamp);
+        }
+        return out;
+    }
+
     /** The clamp that bounds the rounded value of {@code cast} from below, as "clampi at line 12", or null. */
     static String clampedBelow(ClangUnit unit, ClangNode cast) {
         ClangNode c = cast;

@@ -145,8 +145,9 @@ public final class ClangSupplement {
         // know is Clang's to judge: its conversion there is floating in the instantiations (supplied by missing())
         // and so is an operand whose floating data they lose in a function template's dependent return type
         facts.conversions.removeIf(c -> !c.floatData()
-                && (templateConversionAt(c.site().line(), c.site().column())
-                        || floatThroughTemplateCall(c.site().line(), c.site().column())));
+                && (ClangTemplateConversions.at(unit, c.site().line(), c.site().column())
+                        || ClangTemplateConversions.throughCall(
+                                unit, c.site().line(), c.site().column())));
         guardsFromClang(facts);
         for (FunctionFacts.Conversion c : facts.conversions) {
             String at = c.site().line() + ":" + c.site().column();
@@ -298,51 +299,6 @@ public final class ClangSupplement {
         return false;
     }
 
-    /** Whether Clang holds an explicit conversion of a template parameter's floating value at this position. */
-    private boolean templateConversionAt(int line, int column) {
-        for (ClangUnit.Conversion c : unit.conversions()) {
-            if (c.viaTemplate() && c.explicit() && c.node().line == line && unit.utf16Column(c.node()) == column)
-                return true;
-        }
-        return false;
-    }
-
-    /**
-     * Whether Clang holds an explicit conversion at this position whose operand reads floating data through a call of
-     * a function template of this file or its headers ({@code (unsigned char)rintf(limit(v[i] * scale))} with
-     * {@code template <typename F> F limit(F x)}), or through a call of an object or one of its methods ({@code
-     * (unsigned int)masks(j, i)} of OpenCV's {@code cv::Mat_<float>}, {@code m.at(1, 2)}): the hand-written facts
-     * cannot type the call's dependent return or a library class's operator and read the operand as integers and
-     * constants.
-     */
-    private boolean floatThroughTemplateCall(int line, int column) {
-        for (ClangUnit.Conversion c : unit.conversions()) {
-            if (c.viaTemplate() || !c.explicit() || c.node().line != line || unit.utf16Column(c.node()) != column)
-                continue;
-            boolean[] found = {false};
-            c.operand().forEach(n -> {
-                if (!found[0]
-                        && n.kind == org.bytedeco.llvm.global.clang.CXCursor_CallExpr
-                        && (ClangSyntax.objectCall(n) || templateNamed(ClangSyntax.callee(n)))
-                        && ClangSyntax.floatData(n)) found[0] = true;
-            });
-            return found[0];
-        }
-        return false;
-    }
-
-    /** Whether a function template of this file or of a header read in its parse has this name. */
-    private boolean templateNamed(String name) {
-        List<ClangUnit> units = new ArrayList<>(ClangIncludes.of(unit).values());
-        units.add(unit);
-        for (ClangUnit u : units) {
-            if (u.failure() != null) continue;
-            for (ClangUnit.Function f : u.functions())
-                if (f.template() && f.node().spelling.equals(name)) return true;
-        }
-        return false;
-    }
-
     private static FunctionFacts.Accumulation with(
             FunctionFacts.Accumulation a, int outerLoopLine, long trip, boolean rewritten) {
         return with(a, outerLoopLine, trip, rewritten, a.recurrence());
@@ -467,14 +423,7 @@ public final class ClangSupplement {
     private Map<String, String> roundingClamps;
 
     private Map<String, String> roundingClamps() {
-        if (roundingClamps == null) {
-            roundingClamps = new java.util.HashMap<>();
-            for (ClangUnit.Conversion k : unit.conversions()) {
-                if (k.unsigned()) continue;
-                String clamp = ClangRoundingClamps.clampedBelow(unit, k.node());
-                if (clamp != null) roundingClamps.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), clamp);
-            }
-        }
+        if (roundingClamps == null) roundingClamps = ClangRoundingClamps.of(unit);
         return roundingClamps;
     }
 

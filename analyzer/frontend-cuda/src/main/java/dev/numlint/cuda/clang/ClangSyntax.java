@@ -533,4 +533,22 @@ final class ClangSyntax {
         }
         return false;
     }
+
+    /** Whether {@code x} is the operand of an address-of ({@code &x}). */
+    static boolean addressOf(ClangNode x) {
+        ClangNode p = x.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
+        return p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("&");
+    }
+
+    /** Whether {@code x} sits under a conversion to double inside {@code top} (then it is float or integer data). */
+    static boolean underFloatConversion(ClangNode x, ClangNode top) {
+        for (ClangNode p = x.parent; p != null && p != top.parent; p = p.parent) {
+            if (p.kind == CXCursor_UnexposedExpr && p.canonKind == CXType_Double && p.children.size() == 1) {
+                int k = p.children.get(0).canonKind;
+                if (k == CXType_Float || integral(k)) return true;
+            }
+        }
+        return false;
+    }
 }

@@ -1,0 +1,57 @@
+package dev.numlint.cuda.clang;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Explicit conversions whose floating operand the hand-written facts cannot type: a template parameter's value, or a
+ * value read through a call of a function template or an object ({@link ClangSupplement} leaves those to Clang).
+ */
+final class ClangTemplateConversions {
+    private ClangTemplateConversions() {}
+
+    /** Whether Clang holds an explicit conversion of a template parameter's floating value at this position. */
+    static boolean at(ClangUnit unit, int line, int column) {
+        for (ClangUnit.Conversion c : unit.conversions()) {
+            if (c.viaTemplate() && c.explicit() && c.node().line == line && unit.utf16Column(c.node()) == column)
+                return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether Clang holds an explicit conversion at this position whose operand reads floating data through a call of
+     * a function template of this file or its headers ({@code (unsigned char)rintf(limit(v[i] * scale))} with
+     * {@code template <typename F> F limit(F x)}), or through a call of an object or one of its methods ({@code
+     * (unsigned int)masks(j, i)} of OpenCV's {@code cv::Mat_<float>}, {@code m.at(1, 2)}): the hand-written facts
+     * cannot type the call's dependent return or a library class's operator and read the operand as integers and
+     * constants.
+     */
+    static boolean throughCall(ClangUnit unit, int line, int column) {
+        for (ClangUnit.Conversion c : unit.conversions()) {
+            if (c.viaTemplate() || !c.explicit() || c.node().line != line || unit.utf16Column(c.node()) != column)
+                continue;
+            boolean[] found = {false};
+            c.operand().forEach(n -> {
+                if (!found[0]
+                        && n.kind == org.bytedeco.llvm.global.clang.CXCursor_CallExpr
+                        && (ClangSyntax.objectCall(n) || templateNamed(unit, ClangSyntax.callee(n)))
+                        && ClangSyntax.floatData(n)) found[0] = true;
+            });
+            return found[0];
+        }
+        return false;
+    }
+
+    /** Whether a function template of this file or of a header read in its parse has this name. */
+    private static boolean templateNamed(ClangUnit unit, String name) {
+        List<ClangUnit> units = new ArrayList<>(ClangIncludes.of(unit).values());
+        units.add(unit);
+        for (ClangUnit u : units) {
+            if (u.failure() != null) continue;
+            for (ClangUnit.Function f : u.functions())
+                if (f.template() && f.node().spelling.equals(name)) return true;
+        }
+        return false;
+    }
+}
