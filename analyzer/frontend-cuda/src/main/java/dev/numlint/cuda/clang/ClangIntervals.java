@@ -130,6 +130,8 @@ final class ClangIntervals {
                 return x == null ? byType(n) : x;
             }
             case CXCursor_DeclRefExpr -> {
+                double[] ranged = fn == null ? null : ClangRangeLoops.element(n, fn);
+                if (ranged != null) return ranged;
                 double[] local = fn == null ? null : reachingDefinition(n, fn, depth);
                 if (local == null && fn != null) local = parameter(n, fn);
                 if (local == null) local = stored(n);
