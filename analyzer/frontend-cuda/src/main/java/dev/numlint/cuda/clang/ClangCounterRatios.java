@@ -26,8 +26,8 @@ final class ClangCounterRatios {
      */
     static double[] ratio(ClangUnit unit, ClangNode div, BiFunction<ClangNode, ClangNode, double[]> counter) {
         if (div.children.size() != 2) return null;
-        ClangNode num = operand(div.children.get(0));
-        ClangNode den = operand(div.children.get(1));
+        ClangNode num = withoutCasts(div.children.get(0));
+        ClangNode den = withoutCasts(div.children.get(1));
         double scale = 1;
         ClangNode ref = num;
         if (num != null
@@ -38,10 +38,10 @@ final class ClangCounterRatios {
             Double b = folded(num.children.get(1));
             if (a != null && a >= 0 && b == null) {
                 scale = a;
-                ref = operand(num.children.get(1));
+                ref = withoutCasts(num.children.get(1));
             } else if (b != null && b >= 0 && a == null) {
                 scale = b;
-                ref = operand(num.children.get(0));
+                ref = withoutCasts(num.children.get(0));
             } else return null;
         }
         if (ref == null || den == null || ref.kind != CXCursor_DeclRefExpr || ref.refUsr == null) return null;
@@ -54,13 +54,13 @@ final class ClangCounterRatios {
                 && den.spelling.equals("-")
                 && den.children.size() == 2
                 && Double.valueOf(1).equals(folded(den.children.get(1)));
-        ClangNode bound = minusOne ? operand(den.children.get(0)) : den;
+        ClangNode bound = minusOne ? withoutCasts(den.children.get(0)) : den;
         if (!invariant(unit, loop, bound)) return null;
         for (ClangNode test : conjuncts(loop.children.get(loop.children.size() - 3))) {
             if (test.kind != CXCursor_BinaryOperator || test.children.size() != 2) continue;
             String op = test.spelling;
-            ClangNode l = operand(test.children.get(0));
-            ClangNode r = operand(test.children.get(1));
+            ClangNode l = withoutCasts(test.children.get(0));
+            ClangNode r = withoutCasts(test.children.get(1));
             ClangNode other;
             if (reads(l, ref.refUsr) && (op.equals("<") || op.equals("<="))) other = r;
             else if (reads(r, ref.refUsr) && (op.equals(">") || op.equals(">="))) other = l;
@@ -76,7 +76,7 @@ final class ClangCounterRatios {
                     && other.spelling.equals("-")
                     && other.children.size() == 2
                     && Double.valueOf(1).equals(folded(other.children.get(1)))
-                    && same(unit, operand(other.children.get(0)), bound)) return new double[] {0, scale};
+                    && same(unit, withoutCasts(other.children.get(0)), bound)) return new double[] {0, scale};
         }
         return null;
     }
@@ -147,13 +147,5 @@ final class ClangCounterRatios {
             if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && written(x)) w[0] = true;
         });
         return w[0];
-    }
-
-    /** {@code n} without parentheses, implicit conversions and explicit casts. */
-    private static ClangNode operand(ClangNode n) {
-        ClangNode x = strip(n);
-        while (x != null && isExplicitCast(x) && !x.children.isEmpty())
-            x = strip(x.children.get(x.children.size() - 1));
-        return x;
     }
 }

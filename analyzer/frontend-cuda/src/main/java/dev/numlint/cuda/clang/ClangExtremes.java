@@ -21,10 +21,10 @@ final class ClangExtremes {
     /** [0, 1] when {@code div} (a {@code /}) is such a normalisation in {@code fn}, else null. */
     static double[] ratio(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
         if (fn == null || div.children.size() != 2) return null;
-        ClangNode num = operand(div.children.get(0));
-        ClangNode den = operand(div.children.get(1));
+        ClangNode num = withoutCasts(div.children.get(0));
+        ClangNode den = withoutCasts(div.children.get(1));
         if (!difference(num) || !difference(den)) return null;
-        ClangNode a = operand(num.children.get(0));
+        ClangNode a = withoutCasts(num.children.get(0));
         String lo = variable(num.children.get(1));
         String lo2 = variable(den.children.get(1));
         String hi = variable(den.children.get(0));
@@ -34,21 +34,13 @@ final class ClangExtremes {
         return apart(unit, div, lo, hi) ? new double[] {0, 1} : null;
     }
 
-    /** {@code n} without parentheses, implicit conversions and explicit casts. */
-    private static ClangNode operand(ClangNode n) {
-        ClangNode x = strip(n);
-        while (x != null && isExplicitCast(x) && !x.children.isEmpty())
-            x = strip(x.children.get(x.children.size() - 1));
-        return x;
-    }
-
     private static boolean difference(ClangNode n) {
         return n != null && n.kind == CXCursor_BinaryOperator && n.spelling.equals("-") && n.children.size() == 2;
     }
 
     /** The variable {@code n} reads (its unified symbol name), or null. */
     private static String variable(ClangNode n) {
-        ClangNode x = operand(n);
+        ClangNode x = withoutCasts(n);
         return x != null && x.kind == CXCursor_DeclRefExpr ? x.refUsr : null;
     }
 
@@ -84,14 +76,14 @@ final class ClangExtremes {
                     if (keeps(unit, x, usr, array, min)) kept[0] = true;
                 }
             } else if (x.kind == CXCursor_UnaryOperator && x.children.size() == 1) {
-                ClangNode o = operand(x.children.get(0));
+                ClangNode o = withoutCasts(x.children.get(0));
                 if (o != null && o.kind == CXCursor_DeclRefExpr && usr.equals(o.refUsr)) other[0] = true;
             }
         });
         if (other[0] || values.isEmpty()) return false;
         boolean found = false;
         for (ClangNode v : values) {
-            ClangNode e = operand(v);
+            ClangNode e = withoutCasts(v);
             if (!array.equals(arrayOf(unit, e))) {
                 // *std::min_element(a.begin(), a.end())
                 String t = unit.text(e);
@@ -111,13 +103,13 @@ final class ClangExtremes {
         ClangNode p = assign.parent;
         while (p != null && (p.kind == CXCursor_CompoundStmt || p.kind == CXCursor_UnexposedExpr)) p = p.parent;
         if (p == null || p.kind != CXCursor_IfStmt || p.children.isEmpty()) return false;
-        ClangNode test = operand(p.children.get(0));
+        ClangNode test = withoutCasts(p.children.get(0));
         if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) return false;
         String op = test.spelling;
         ClangNode l = test.children.get(0);
         ClangNode r = test.children.get(1);
-        boolean elementFirst = usr.equals(variable(r)) && array.equals(arrayOf(unit, operand(l)));
-        boolean variableFirst = usr.equals(variable(l)) && array.equals(arrayOf(unit, operand(r)));
+        boolean elementFirst = usr.equals(variable(r)) && array.equals(arrayOf(unit, withoutCasts(l)));
+        boolean variableFirst = usr.equals(variable(l)) && array.equals(arrayOf(unit, withoutCasts(r)));
         String smaller = min ? "<" : ">";
         String larger = min ? ">" : "<";
         return elementFirst && (op.equals(smaller) || op.equals(smaller + "="))
@@ -148,7 +140,7 @@ final class ClangExtremes {
         ClangNode c = div;
         for (ClangNode p = div.parent; p != null; c = p, p = p.parent) {
             if (p.kind != CXCursor_IfStmt || p.children.size() < 2 || p.children.get(1) != c) continue;
-            ClangNode test = operand(p.children.get(0));
+            ClangNode test = withoutCasts(p.children.get(0));
             if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) continue;
             String l = variable(test.children.get(0));
             String r = variable(test.children.get(1));

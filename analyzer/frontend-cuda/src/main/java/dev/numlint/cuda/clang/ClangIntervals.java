@@ -183,12 +183,7 @@ final class ClangIntervals {
         int index = -1;
         for (int i = 0; i < ps.size(); i++) if (ref.refUsr.equals(ps.get(i).usr)) index = i;
         if (index < 0) return null;
-        String usr = ref.refUsr;
-        boolean[] changed = new boolean[1];
-        fn.node().forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (written(x) || aliases(x))) changed[0] = true;
-        });
-        return changed[0] ? null : callSites.param(fn, index);
+        return changedIn(fn, ref.refUsr) ? null : callSites.param(fn, index);
     }
 
     /**

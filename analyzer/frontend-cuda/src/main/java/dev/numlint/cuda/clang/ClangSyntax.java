@@ -551,4 +551,12 @@ final class ClangSyntax {
         }
         return false;
     }
+
+    /** {@code n} without parentheses, implicit conversions and explicit casts. */
+    static ClangNode withoutCasts(ClangNode n) {
+        ClangNode x = strip(n);
+        while (x != null && isExplicitCast(x) && !x.children.isEmpty())
+            x = strip(x.children.get(x.children.size() - 1));
+        return x;
+    }
 }
