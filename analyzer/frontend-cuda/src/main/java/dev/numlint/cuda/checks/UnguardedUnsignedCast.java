@@ -262,6 +262,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         boolean destination = c.unseen().equals(c.to());
         // an operand of a type that depends on the parameter through another template: not resolved in the pattern
         boolean dependent = !destination && !c.from().equals(c.unseen());
+        boolean member = destination && c.unseen().contains("::");
         String msg = c.guarded()
                 ? RuleCatalog.get()
                         .rule("NL001")
@@ -269,7 +270,15 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 : destination
                         ? RuleCatalog.get()
                                 .rule("NL001")
-                                .message("cuda-template-unseen", "expr", expr, "from", c.from(), "param", c.unseen())
+                                .message(
+                                        // a member type of a template (typename T::index_t): no parameter itself
+                                        member ? "cuda-member-unseen" : "cuda-template-unseen",
+                                        "expr",
+                                        expr,
+                                        "from",
+                                        c.from(),
+                                        "param",
+                                        c.unseen())
                         : RuleCatalog.get()
                                 .rule("NL001")
                                 .message(
@@ -280,11 +289,14 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                                         c.unseen(),
                                         "to",
                                         c.to());
-        Impact impact = destination
-                ? Impact.bounded("converted to " + c.unseen() + ", whose instantiations are not in view")
-                : dependent
-                        ? Impact.bounded("converted from " + c.from() + ", not resolved in the template")
-                        : Impact.bounded("converted from " + c.unseen() + ", whose instantiations are not in view");
+        Impact impact = member
+                ? Impact.bounded("converted to " + c.unseen() + ", a member type not resolved here")
+                : destination
+                        ? Impact.bounded("converted to " + c.unseen() + ", whose instantiations are not in view")
+                        : dependent
+                                ? Impact.bounded("converted from " + c.from() + ", not resolved in the template")
+                                : Impact.bounded(
+                                        "converted from " + c.unseen() + ", whose instantiations are not in view");
         out.report("NL001", facts.function, c.site(), msg, Confidence.MEDIUM, impact, null);
     }
 

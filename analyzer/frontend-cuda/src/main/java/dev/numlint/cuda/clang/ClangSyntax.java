@@ -114,6 +114,16 @@ final class ClangSyntax {
                 || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
     }
 
+    /**
+     * Whether an explicit cast whose source text is {@code t} names a reference type: {@code (T&)x}, {@code
+     * static_cast<T&&>(x)}.
+     */
+    static boolean referenceCast(ClangNode cast, String t) {
+        int open = cast.kind == CXCursor_CStyleCastExpr ? t.indexOf('(') : t.indexOf('<');
+        int close = cast.kind == CXCursor_CStyleCastExpr ? t.indexOf(')') : t.indexOf('>');
+        return open >= 0 && close > open && t.substring(open, close).contains("&");
+    }
+
     static boolean isExplicitCast(ClangNode n) {
         return n.kind == CXCursor_CStyleCastExpr
                 || n.kind == CXCursor_CXXStaticCastExpr

@@ -79,7 +79,13 @@ final class ClangTemplates {
      * cast's type), a note that says so.
      */
     static void operandUnseen(
-            ClangUnit unit, ClangNode n, ClangNode op, ClangUnit.Function fn, List<ClangUnit.Conversion> out) {
+            ClangUnit unit,
+            ClangNode n,
+            ClangNode op,
+            ClangUnit.Function fn,
+            String to,
+            int bytes,
+            List<ClangUnit.Conversion> out) {
         if (op == null || !pattern(fn) || ClangSyntax.folded(op) != null) return;
         ClangNode s = strip(op);
         String param = ClangMemberTemplates.param(unit, fn, s == null ? op : s);
@@ -98,7 +104,7 @@ final class ClangTemplates {
         String guard = ClangGuards.of(unit, n, op, fn);
         String from = through == null ? name : "a value of a type that depends on " + name;
         out.add(new ClangUnit.Conversion(
-                n, op, how, from, n.canon, true, bytes(n.canonKind), true, guard != null, guard, true, fn, name));
+                n, op, how, from, to, true, bytes, true, guard != null, guard, true, fn, name));
     }
 
     /** A template parameter's canonical name in a type's spelling ("type-parameter-0-1"). */

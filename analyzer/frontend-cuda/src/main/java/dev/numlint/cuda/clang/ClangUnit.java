@@ -504,6 +504,7 @@ public final class ClangUnit {
 
     private List<Conversion> computeConversions() {
         List<Conversion> out = new ArrayList<>();
+        ClangDependentTypes.Resolver dependent = new ClangDependentTypes.Resolver(this);
         eachInFunctions((fn, n) -> {
             // uint16_t((e - lo) / step) of a dependent operand is an unresolved construction, not a functional cast
             boolean construct = ClangTemplates.construction(n);
@@ -514,9 +515,10 @@ public final class ClangUnit {
             boolean implicit = n.kind == CXCursor_UnexposedExpr && n.children.size() == 1;
             String param = ClangTemplates.destination(n);
             if (param != null) ClangTemplates.conversions(this, fn, n, param, out);
+            else if (!integral(n.canonKind)) dependent.conversions(fn, n, out);
             if (!explicit && !implicit || !integral(n.canonKind)) return;
             // a cast to a reference, (uint32_t&)f, reads the object's bits as another type: no value conversion
-            if (explicit && referenceCast(n)) return;
+            if (explicit && ClangSyntax.referenceCast(n, text(n))) return;
             ClangNode op = explicit ? operandOf(n) : n.children.get(0);
             // an explicit cast's own implicit conversion (static_cast<unsigned>(x): an unexposed x) is the cast's
             if (implicit && n.parent != null && isExplicitCast(n.parent)) return;
@@ -526,7 +528,7 @@ public final class ClangUnit {
             String from = ClangSyntax.inTemplateParameter(n, fn.node()) ? "" : floatingType(op, fn);
             if (from == null || from.isEmpty()) {
                 if (from == null && explicit && unsignedKind(n.canonKind))
-                    ClangTemplates.operandUnseen(this, n, op, fn, out);
+                    ClangTemplates.operandUnseen(this, n, op, fn, n.canon, bytes(n.canonKind), out);
                 return;
             }
             ClangNode bare = strip(op);
@@ -555,14 +557,6 @@ public final class ClangUnit {
                     null));
         });
         return List.copyOf(out);
-    }
-
-    /** Whether an explicit cast names a reference type: {@code (T&)x}, {@code static_cast<T&&>(x)}. */
-    private boolean referenceCast(ClangNode cast) {
-        String t = text(cast);
-        int open = cast.kind == CXCursor_CStyleCastExpr ? t.indexOf('(') : t.indexOf('<');
-        int close = cast.kind == CXCursor_CStyleCastExpr ? t.indexOf(')') : t.indexOf('>');
-        return open >= 0 && close > open && t.substring(open, close).contains("&");
     }
 
     private List<Atomic> computeAtomics() {
