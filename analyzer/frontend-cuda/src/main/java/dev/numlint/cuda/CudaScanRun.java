@@ -411,11 +411,16 @@ final class CudaScanRun {
     void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
         if (variantPass.get()) return;
         if (listed.contains(header)) {
-            listedIncluders.compute(
-                    header,
-                    (k, old) -> old != null && old.includer().compareTo(includer) <= 0
-                            ? old
-                            : new IncludedFrom(includer, new HashMap<>(macros), d));
+            // the includer the build compiles it through comes first (a kernel .cu that a host .c includes for its CPU
+            // version and an nvcc unit for its device code is the nvcc unit's: session 52, its device code was read
+            // as the .c unit's, where it is inactive), then the path
+            listedIncluders.compute(header, (k, old) -> {
+                if (old != null) {
+                    boolean a = compiledThrough(header, old.includer()), b = compiledThrough(header, includer);
+                    if (a != b ? a : old.includer().compareTo(includer) <= 0) return old;
+                }
+                return new IncludedFrom(includer, new HashMap<>(macros), d);
+            });
             IncludedSources.reachedHeader(this, header, includer, macros, d);
             return;
         }
@@ -432,6 +437,19 @@ final class CudaScanRun {
                 (k, old) -> old != null && old.includer().compareTo(includer) <= 0
                         ? old
                         : new IncludedFrom(includer, new HashMap<>(macros), d));
+    }
+
+    /**
+     * Whether the build context of {@code header} says the build compiles it through {@code includer}: the unit it is
+     * compiled through, or a file compiled through that same unit.
+     */
+    private boolean compiledThrough(Path header, Path includer) {
+        Path via = ctx.buildContext(header).compiledVia();
+        Path unit = via == null ? null : realPath(via);
+        if (unit == null) return false;
+        if (unit.equals(includer)) return true;
+        Path up = ctx.buildContext(includer).compiledVia();
+        return up != null && unit.equals(realPath(up));
     }
 
     static Path realPath(Path p) {

@@ -29,14 +29,21 @@ final class ClangElementStrides {
         if (loop.children.isEmpty()) return;
         ClangNode body =
                 loop.kind == CXCursor_DoStmt ? loop.children.get(0) : loop.children.get(loop.children.size() - 1);
-        if (body.kind != CXCursor_CompoundStmt) return;
         boolean[] skips = new boolean[1];
         body.forEach(n -> {
             if (n.kind == CXCursor_ContinueStmt || n.kind == CXCursor_GotoStmt || n.kind == CXCursor_IndirectGotoStmt)
                 skips[0] = true;
         });
         if (skips[0]) return;
-        for (ClangNode st : body.children) {
+        // the increment of a for header with all four parts steps more counters than its own (for (i = 0, o = 0;
+        // i < dim; i++, o += step): o steps by step in every iteration, session 52's Vorbis decoder)
+        List<ClangNode> statements = new ArrayList<>(body.kind == CXCursor_CompoundStmt ? body.children : List.of());
+        ClangNode init = null;
+        if (loop.kind == CXCursor_ForStmt && loop.children.size() == 4) {
+            init = loop.children.get(0);
+            commaParts(loop.children.get(2), statements);
+        }
+        for (ClangNode st : statements) {
             boolean write = st.kind == CXCursor_BinaryOperator
                     || st.kind == CXCursor_CompoundAssignOperator
                     || st.kind == CXCursor_UnaryOperator;
@@ -62,7 +69,10 @@ final class ClangElementStrides {
             }
             int[] writes = new int[1];
             boolean[] bad = new boolean[1];
+            ClangNode before = init;
             loop.forEach(n -> {
+                // the header's initialization runs once, before the iterations
+                if (before != null && before.contains(n)) return;
                 if (ClangLoops.writes(n, var)) writes[0]++;
                 if (n.kind == CXCursor_DeclRefExpr && var.equals(n.refUsr) && aliases(n)) bad[0] = true;
                 if (n.kind == CXCursor_VarDecl && var.equals(n.usr)) bad[0] = true;
@@ -70,6 +80,33 @@ final class ClangElementStrides {
             if (bad[0] || writes[0] != 1) continue;
             cx.counters.put(var, q);
             cx.steps.put(var, stride);
+        }
+    }
+
+    /**
+     * The constant step other than 1 and -1 by which the increment of a for header with all four parts steps its
+     * counter {@code var} ({@code i += 5}), kept with the counters' steps: the values of two iterations differ by
+     * a multiple of it ({@code a[i + j]} with j in [0, 5) moves the element in the i loop).
+     */
+    static void headerStep(ClangElements.Context cx, ClangNode loop, String var) {
+        if (loop.kind != CXCursor_ForStmt || loop.children.size() != 4) return;
+        loop.children.get(2).forEach(x -> {
+            if (!ClangLoops.writes(x, var) || x.kind == CXCursor_UnaryOperator) return;
+            ClangCounterSteps.Step st = ClangCounterSteps.step(x, var);
+            Double c = st == null ? null : constant(st.amount());
+            if (c == null || c != Math.rint(c) || Math.abs(c) <= 1 || Math.abs(c) > 1e9) return;
+            cx.steps.put(var, Poly.constant(st.sign() * c.longValue()));
+        });
+    }
+
+    /** The operands of a comma expression ({@code i++, o += step}), in order; the expression itself otherwise. */
+    private static void commaParts(ClangNode e, List<ClangNode> out) {
+        ClangNode x = strip(e);
+        if (x != null && x.kind == CXCursor_BinaryOperator && x.spelling.equals(",") && x.children.size() == 2) {
+            commaParts(x.children.get(0), out);
+            commaParts(x.children.get(1), out);
+        } else if (x != null) {
+            out.add(x);
         }
     }
 

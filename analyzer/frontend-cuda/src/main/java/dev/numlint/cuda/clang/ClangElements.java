@@ -38,7 +38,9 @@ final class ClangElements {
      * that it updates; empty when {@code lhs} is no element or nothing is proven.
      */
     static Set<ClangNode> moving(ClangNode lhs, ClangNode update, List<ClangNode> chain) {
-        return moves(lhs, update, chain, null);
+        Set<ClangNode> out = moves(lhs, update, chain, null);
+        out.addAll(ClangElementIncrements.moving(lhs, chain));
+        return out;
     }
 
     /**
@@ -54,6 +56,7 @@ final class ClangElements {
         Map<ClangNode, String> strided = new java.util.LinkedHashMap<>();
         Set<ClangNode> moving = moves(lhs, update, chain, strided);
         strided.keySet().removeAll(moving);
+        strided.keySet().removeAll(ClangElementIncrements.moving(lhs, chain));
         return strided;
     }
 
@@ -170,7 +173,9 @@ final class ClangElements {
             this.chain = chain;
             this.update = update;
             for (int q = 0; q < chain.size(); q++) {
-                for (String c : strictCounters(chain.get(q))) counters.putIfAbsent(c, q);
+                for (String c : strictCounters(chain.get(q))) {
+                    if (counters.putIfAbsent(c, q) == null) ClangElementStrides.headerStep(this, chain.get(q), c);
+                }
             }
             for (int q = 0; q < chain.size(); q++) ClangElementStrides.bodyCounters(this, chain.get(q), q);
             for (var e : counters.entrySet()) {
@@ -667,8 +672,12 @@ final class ClangElements {
             String seen = split.counter();
             Poly cq = split.own();
             Map<String, Poly> inner = split.inner();
-            // a body counter whose step may be 0 (iy += incy) may stay on one element
-            if (seen != null && steps.containsKey(seen) && steps.get(seen).symbolic()) return false;
+            // a body counter whose step may be 0 (iy += incy) may stay on one element; not one whose step the loops'
+            // bounds keep from 0 (o += step with j < step inside: the update runs only where step is at least 1)
+            if (seen != null
+                    && steps.containsKey(seen)
+                    && steps.get(seen).symbolic()
+                    && magnitude(steps.get(seen)) == null) return false;
             // values of a body counter two iterations apart differ by a multiple of its constant step
             if (seen != null && steps.containsKey(seen)) cq = cq.times(steps.get(seen));
             Poly mag = magnitude(cq);

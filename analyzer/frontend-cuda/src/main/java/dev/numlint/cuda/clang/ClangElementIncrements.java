@@ -1,0 +1,86 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The increment reading of {@link ClangElements}: an update whose own subscript or pointer steps one way ({@code
+ * a[i++] += t[j++]}, {@code *(p++) -= x}) addresses another element each time it runs, in every loop in which nothing
+ * else writes that counter but increments of the same direction (session 52: a Vorbis decoder's {@code a[i++] +=
+ * t[j++]} and an LU decomposition's {@code *(lColumnMatrix++) -= p * (*(lDestMatrix++))} were reported as serial
+ * sums of the loop that moves them). Between two runs of the update the counter has moved by at least one, so no
+ * element is updated twice within one iteration of the loops around such a loop.
+ */
+final class ClangElementIncrements {
+    private ClangElementIncrements() {}
+
+    /** The loops of {@code chain} that the update's own increment moves to another element in each run. */
+    static Set<ClangNode> moving(ClangNode lhs, List<ClangNode> chain) {
+        Set<ClangNode> out = new HashSet<>();
+        ClangNode x = strip(lhs);
+        if (x == null || x.children.isEmpty()) return out;
+        ClangNode base = null;
+        ClangNode step;
+        if (x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
+            base = strip(x.children.get(0));
+            step = strip(x.children.get(1));
+            // the array or pointer subscripted: a variable, of one address through the loops
+            if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return out;
+        } else if (x.kind == CXCursor_UnaryOperator && "*".equals(x.spelling) && x.children.size() == 1) {
+            step = strip(x.children.get(0));
+        } else {
+            return out;
+        }
+        if (step == null
+                || step.kind != CXCursor_UnaryOperator
+                || step.children.size() != 1
+                || !step.spelling.equals("++") && !step.spelling.equals("--")) return out;
+        ClangNode v = strip(step.children.get(0));
+        if (v == null || v.kind != CXCursor_DeclRefExpr || v.refUsr == null) return out;
+        if (!integral(v.canonKind) && v.canonKind != CXType_Pointer) return out;
+        for (ClangNode loop : chain) {
+            if (oneWay(loop, v.refUsr, step.spelling) && (base == null || !written(loop, base.refUsr))) out.add(loop);
+        }
+        return out;
+    }
+
+    /**
+     * Whether every write of {@code var} in {@code loop} (its header's initialization aside, which runs once before
+     * the iterations) is the increment {@code op} ("++" or "--"), and no declaration in the loop makes another.
+     */
+    private static boolean oneWay(ClangNode loop, String var, String op) {
+        ClangNode init = initialization(loop);
+        boolean[] ok = {true};
+        loop.forEach(n -> {
+            if (!ok[0] || init != null && init.contains(n)) return;
+            if (n.kind == CXCursor_VarDecl && var.equals(n.usr)) ok[0] = false;
+            if (ClangLoops.writes(n, var) && !(n.kind == CXCursor_UnaryOperator && n.spelling.equals(op)))
+                ok[0] = false;
+        });
+        return ok[0];
+    }
+
+    /** Whether {@code loop} writes {@code var} (or takes its address) after its header's initialization. */
+    private static boolean written(ClangNode loop, String var) {
+        ClangNode init = initialization(loop);
+        boolean[] w = {false};
+        loop.forEach(n -> {
+            if (!w[0] && (init == null || !init.contains(n)) && ClangLoops.writes(n, var)) w[0] = true;
+        });
+        return w[0];
+    }
+
+    /** The initialization of a for header ({@code i = 0}, {@code int i = 0}, {@code i = 0, o = 0}), or null. */
+    private static ClangNode initialization(ClangNode loop) {
+        if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return null;
+        ClangNode c0 = loop.children.get(0);
+        boolean init = loop.children.size() == 4
+                || c0.kind == CXCursor_DeclStmt
+                || c0.kind == CXCursor_BinaryOperator && (c0.spelling.equals("=") || c0.spelling.equals(","));
+        return init ? c0 : null;
+    }
+}
