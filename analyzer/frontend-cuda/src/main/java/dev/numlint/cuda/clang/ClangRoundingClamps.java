@@ -13,7 +13,8 @@ import java.util.Set;
  * the bound (session 51: eleven NL013 warnings of a texture compressor, all judged false). The rounded value may be
  * scaled by a non-negative constant and offset ({@code r * 2 + p}) on its way, when the clamp's lower bound is that
  * offset (the same text) or a constant at least the offset's constant; stored in a local, the clamp must be the next
- * statement and assign the same local ({@code v = clamp(v, lo, hi)}, {@code v = std::max(v, 0)}).
+ * statement and assign the same local ({@code v = clamp(v, lo, hi)}, {@code v = std::max(v, 0)}), or a test among the
+ * clamps by tests that follow it ({@code if (v >= N) v = N - 1; if (v < 0) v = 0;}, {@link ClangClampTests}).
  */
 final class ClangRoundingClamps {
     private ClangRoundingClamps() {}
@@ -71,6 +72,13 @@ final class ClangRoundingClamps {
             return null;
         int at = stmt.parent.children.indexOf(stmt);
         if (at < 0 || at + 1 >= stmt.parent.children.size()) return null;
+        // if (v >= N) v = N - 1; if (v < 0) v = 0; (session 52: a Vorbis noise mask's int dB = logmask[i] + .5)
+        for (int k = at + 1; k < stmt.parent.children.size(); k++) {
+            ClangNode st = stmt.parent.children.get(k);
+            int side = ClangClampTests.side(st, usr);
+            if (side == 0) break;
+            if (side < 0) return "test at line " + st.line;
+        }
         ClangNode next = strip(stmt.parent.children.get(at + 1));
         if (next == null
                 || next.kind != CXCursor_BinaryOperator
