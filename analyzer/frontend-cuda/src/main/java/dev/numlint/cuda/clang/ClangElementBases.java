@@ -99,6 +99,37 @@ final class ClangElementBases {
         return allocated && !again[0] ? k : -1;
     }
 
+    /**
+     * The place in {@code chain} of the innermost loop whose body declares the local pointer {@code b} that is
+     * subscripted from a row of a table of pointers ({@code float *qeM = quant[Mi];} in a coupling loop's body) and
+     * writes it nowhere else, or -1: the
+     * loops inside that loop see one address, whatever the address is in each of its iterations (session 52: a Vorbis
+     * coupling's {@code qeM[j] = qeM[j] + qeA[j]} in the j loop inside it was reported as a sum over the j loop).
+     */
+    static int declaredIn(ClangNode b, java.util.List<ClangNode> chain) {
+        ClangNode x = strip(b);
+        if (x == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null || chain.isEmpty()) return -1;
+        if (x.canonKind != CXType_Pointer) return -1;
+        ClangNode[] decl = new ClangNode[1];
+        chain.get(0).forEach(n -> {
+            if (decl[0] == null && n.kind == CXCursor_VarDecl && x.refUsr.equals(n.usr)) decl[0] = n;
+        });
+        // a row of a table of pointers (quant[Mi]), read once per iteration; not an address computed by arithmetic,
+        // whose rows the loops around may make overlap
+        ClangNode init = decl[0].children.isEmpty() ? null : strip(decl[0].children.get(decl[0].children.size() - 1));
+        while (init != null && isExplicitCast(init) && operandOf(init) != null) init = strip(operandOf(init));
+        if (init == null || init.kind != CXCursor_ArraySubscriptExpr) return -1;
+        int k = chain.size() - 1;
+        while (k >= 0
+                && !chain.get(k).children.get(chain.get(k).children.size() - 1).contains(decl[0])) k--;
+        if (k < 0) return -1;
+        boolean[] again = new boolean[1];
+        chain.get(k).forEach(n -> {
+            if (ClangLoops.writes(n, x.refUsr)) again[0] = true;
+        });
+        return again[0] ? -1 : k;
+    }
+
     private static final java.util.Set<String> ALLOCATORS =
             java.util.Set.of("malloc", "calloc", "aligned_alloc", "std::malloc", "std::calloc");
 

@@ -76,7 +76,12 @@ final class ClangElements {
         Context cx = new Context(chain, update);
         String stepped = steppedBase(x, cx);
         Poly row = stepped == null && !fixedBase(x, cx) ? ClangElementBases.rowStart(x, cx) : null;
-        if (stepped == null && row == null && !fixedBase(x, cx)) return out;
+        if (stepped == null && row == null && !fixedBase(x, cx)) {
+            // a pointer declared in a loop's body, of no address proven apart: one address for the loops inside it
+            int k = ClangElementBases.declaredIn(x, chain);
+            if (k >= 0) out.addAll(moves(lhs, update, chain.subList(k + 1, chain.size()), strided));
+            return out;
+        }
         for (int k = 0; k < subscripts.size(); k++) {
             ClangNode s = subscripts.get(k);
             Poly p = cx.poly(s, update, chain.size() - 1, 0);
