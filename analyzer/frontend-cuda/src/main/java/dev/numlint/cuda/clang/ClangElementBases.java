@@ -116,6 +116,7 @@ final class ClangElementBases {
         });
         // a row of a table of pointers (quant[Mi]), read once per iteration; not an address computed by arithmetic,
         // whose rows the loops around may make overlap
+        if (decl[0] == null) return -1;
         ClangNode init = decl[0].children.isEmpty() ? null : strip(decl[0].children.get(decl[0].children.size() - 1));
         while (init != null && isExplicitCast(init) && operandOf(init) != null) init = strip(operandOf(init));
         if (init == null || init.kind != CXCursor_ArraySubscriptExpr) return -1;
