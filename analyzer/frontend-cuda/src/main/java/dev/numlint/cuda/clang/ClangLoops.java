@@ -298,6 +298,7 @@ final class ClangLoops {
             long stepped = chain.get(i).kind == CXCursor_ForStmt ? stepBounds.of(chain.get(i), in) : -1;
             if (stepped >= 0 && (t < 0 || stepped < t)) t = stepped;
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt) t = dimensionTrips(chain.get(i));
+            if (t < 0 && chain.get(i).kind == CXCursor_ForStmt) t = boundTrips(chain.get(i), in);
             // a logarithmic loop (offset /= 2, mask <<= 1, k *= 2) counts once, as the hand-written ForLoopTrips does
             if (t < 0 && logarithmic(chain.get(i))) t = 1;
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt && in.template()) {
@@ -368,6 +369,23 @@ final class ClangLoops {
      * The trips of {@code for (d = 0; d < ndim; d++)} whose bound is a variable named for spatial dimensions
      * ({@link dev.numlint.cuda.facts.LoopNames#countsDimensions}, as the hand-written ForLoopTrips), else -1.
      */
+    /**
+     * The most iterations of {@code for (i = a; i < n; i++)} (constant {@code a}) whose bound's interval ends below
+     * 16: {@code n = e->band[j].end} where every store of that field writes a constant from 4 to 8
+     * (session 52: a Vorbis envelope's window sums, "the error grows with n" over at most 8 terms). -1 when not so.
+     */
+    private long boundTrips(ClangNode loop, ClangUnit.Function in) {
+        Header h = header(loop);
+        if (h == null || h.start() == null || !h.op().equals("<") && !h.op().equals("<=")) return -1;
+        // a clean-up loop (n & 3 terms after an unrolled one) is its own kind of short sum, a note
+        if (new ClangCleanUps(unit).of(loop, in.node()) != null) return -1;
+        double hi = unit.interval(h.bound(), in)[1];
+        // a short sum only (under NL004's default min-trip-count): a bound is a count the messages would misstate
+        if (Double.isNaN(hi) || hi >= 16) return -1;
+        long t = (long) Math.floor(hi) - (long) Math.ceil(h.start()) + (h.op().equals("<=") ? 1 : 0);
+        return Math.max(0, t);
+    }
+
     private static long dimensionTrips(ClangNode loop) {
         Header h = header(loop);
         if (h == null) return -1;
