@@ -13,11 +13,18 @@ final class ClangClampTests {
     /**
      * Which side the statement {@code st} clamps the local {@code usr} on: -1 from below where rounding by adding one
      * half and truncating meets rounding ({@code if (v < 0) v = 0;}, {@code if (0 > v) v = 0;}, {@code if (v <= 0)
-     * v = 2;}), 1 another clamp by a test (it reads and writes nothing else of the local), 0 when it is no clamp.
+     * v = 2;}), 1 another clamp by a test (it reads and writes nothing else of the local), 0 when it is no clamp. An
+     * {@code else if} chain of such clamps is one, from below when one of its tests is.
      */
     static int side(ClangNode st, String usr) {
         ClangNode s = strip(st);
-        if (s == null || s.kind != CXCursor_IfStmt || s.children.size() != 2) return 0;
+        if (s == null || s.kind != CXCursor_IfStmt || s.children.size() != 2 && s.children.size() != 3) return 0;
+        // if (v < 0) v = 0; else if (v > N) v = N;: each branch a clamp of the local, the chain's sides together
+        int rest = 1;
+        if (s.children.size() == 3) {
+            rest = side(s.children.get(2), usr);
+            if (rest == 0) return 0;
+        }
         ClangNode test = strip(s.children.get(0));
         ClangNode then = strip(s.children.get(1));
         if (then != null && then.kind == CXCursor_CompoundStmt && then.children.size() == 1)
@@ -52,7 +59,8 @@ final class ClangClampTests {
         boolean negative = op.equals("<") && bound != null && bound <= 0 && bound > -1
                 || op.equals("<=") && bound != null && bound < 0 && bound >= -1;
         if (to != null && (zero || negative && to == 0)) return -1;
-        return op.equals("<") || op.equals("<=") || op.equals(">") || op.equals(">=") ? 1 : 0;
+        if (!op.equals("<") && !op.equals("<=") && !op.equals(">") && !op.equals(">=")) return 0;
+        return rest;
     }
 
     /** Whether {@code e} reads the variable {@code usr}. */
