@@ -301,12 +301,15 @@ final class ClangSigns {
         return paired ? left : null;
     }
 
-    /** {@code x * x}: the same variable, member or element written twice, with no call (two calls differ). */
+    /**
+     * {@code x * x}: the same variable, member or element written twice, with no call (two calls differ) but a
+     * subscript operator's ({@code q[1] * q[1]} of a vector class, session 52: an accessor, one value).
+     */
     private boolean square(ClangNode a, ClangNode b) {
         String x = squash(unit.text(strip(a)));
         if (x.isEmpty() || x.contains("(") || !x.equals(squash(unit.text(strip(b))))) return false;
         boolean[] call = new boolean[1];
-        a.forEach(n -> call[0] |= n.kind == CXCursor_CallExpr);
+        a.forEach(n -> call[0] |= n.kind == CXCursor_CallExpr && !"operator[]".equals(n.spelling));
         return !call[0];
     }
 

@@ -13,7 +13,8 @@ import java.util.Map;
  * x} and {@code -0.5 * (i - c) * (i - c)} never positive, whatever {@code x} is (so {@code exp(-x * x)} lies in [0,
  * 1]). Interval arithmetic alone cannot see it: it takes the two factors as independent. Factors are told apart by
  * their text, and only factors without a call, an assignment or an increment count (two draws of {@code rand()} are
- * not one value).
+ * not one value); an element read through a class's subscript operator ({@code q[1] * q[1]} of a vector type, session
+ * 52) is one value.
  */
 final class ClangSquares {
     private ClangSquares() {}
@@ -52,11 +53,15 @@ final class ClangSquares {
         } else if (x != null) out.add(x);
     }
 
-    /** Whether {@code n} reads the same value each time: no call, assignment, increment or decrement in it. */
+    /**
+     * Whether {@code n} reads the same value each time: no call but a subscript operator's, no assignment, increment or
+     * decrement in it.
+     */
     private static boolean pure(ClangNode n) {
         boolean[] effect = new boolean[1];
         n.forEach(x -> {
-            if (x.kind == CXCursor_CallExpr
+            // an element read through a subscript operator (q[1] of a vector class) is an accessor, not a draw
+            if (x.kind == CXCursor_CallExpr && !"operator[]".equals(x.spelling)
                     || x.kind == CXCursor_CompoundAssignOperator
                     || x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
                     || x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--")))
