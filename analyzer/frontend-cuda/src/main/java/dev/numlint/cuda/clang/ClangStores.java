@@ -81,8 +81,11 @@ final class ClangStores {
         int before = cycles[0];
         try {
             Stored s = compute(key, ref.spelling);
-            // a result that met a cycle depends on what was open above it: this evaluation's, not the field's
-            if (cycles[0] == before || open.size() == 1) done.put(key, java.util.Optional.ofNullable(s));
+            // a result that met a cycle depends on what was open above it: this evaluation's, not the field's; an
+            // unknown one is kept all the same (unknown is sound in any context, and recomputing it under every
+            // other open field is exponential: session 52, a 272-line vector and tensor library ran past its 20 s
+            // budget with twelve fields stored from each other)
+            if (cycles[0] == before || open.size() == 1 || s == null) done.put(key, java.util.Optional.ofNullable(s));
             return s;
         } finally {
             open.remove(key);
