@@ -101,12 +101,7 @@ final class ClangDependentTypes {
                     ClangTemplates.operandUnseen(unit, n, op, fn, t.type() + " (" + written + ")", t.bytes(), out);
                 return;
             }
-            String how =
-                    switch (n.kind) {
-                        case CXCursor_CStyleCastExpr -> "(" + written + ")";
-                        case CXCursor_CXXStaticCastExpr -> "static_cast<" + written + ">";
-                        default -> written;
-                    };
+            String how = ClangSyntax.castSpelling(n, written);
             ClangNode bare = ClangSyntax.strip(op);
             boolean viaTemplate =
                     !ClangSyntax.floating(op.canonKind) && (bare == null || !ClangSyntax.floating(bare.canonKind));

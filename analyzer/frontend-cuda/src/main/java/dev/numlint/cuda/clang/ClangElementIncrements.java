@@ -53,7 +53,7 @@ final class ClangElementIncrements {
      * the iterations) is the increment {@code op} ("++" or "--"), and no declaration in the loop makes another.
      */
     private static boolean oneWay(ClangNode loop, String var, String op) {
-        ClangNode init = initialization(loop);
+        ClangNode init = ClangLoops.initialization(loop);
         boolean[] ok = {true};
         loop.forEach(n -> {
             if (!ok[0] || init != null && init.contains(n)) return;
@@ -66,21 +66,11 @@ final class ClangElementIncrements {
 
     /** Whether {@code loop} writes {@code var} (or takes its address) after its header's initialization. */
     private static boolean written(ClangNode loop, String var) {
-        ClangNode init = initialization(loop);
+        ClangNode init = ClangLoops.initialization(loop);
         boolean[] w = {false};
         loop.forEach(n -> {
             if (!w[0] && (init == null || !init.contains(n)) && ClangLoops.writes(n, var)) w[0] = true;
         });
         return w[0];
-    }
-
-    /** The initialization of a for header ({@code i = 0}, {@code int i = 0}, {@code i = 0, o = 0}), or null. */
-    private static ClangNode initialization(ClangNode loop) {
-        if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return null;
-        ClangNode c0 = loop.children.get(0);
-        boolean init = loop.children.size() == 4
-                || c0.kind == CXCursor_DeclStmt
-                || c0.kind == CXCursor_BinaryOperator && (c0.spelling.equals("=") || c0.spelling.equals(","));
-        return init ? c0 : null;
     }
 }

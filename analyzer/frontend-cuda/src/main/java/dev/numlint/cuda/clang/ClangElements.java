@@ -495,11 +495,7 @@ final class ClangElements {
                 int[] steps = new int[1];
                 boolean[] bad = new boolean[1];
                 // the header after its initialization: the increment, or the condition of for (i = m; i-- > 0;)
-                ClangNode c0 = loop.children.get(0);
-                boolean init = loop.children.size() == 4
-                        || c0.kind == CXCursor_DeclStmt
-                        || c0.kind == CXCursor_BinaryOperator && (c0.spelling.equals("=") || c0.spelling.equals(","));
-                int first = init ? 1 : 0;
+                int first = ClangLoops.initialization(loop) != null ? 1 : 0;
                 int last = loop.children.size() - 1;
                 for (ClangNode part : loop.children.subList(first, last))
                     part.forEach(x -> {

@@ -202,6 +202,19 @@ final class ClangLoops {
     }
 
     /** Whether {@code n} writes the variable {@code var} ({@code =}, a compound assignment, ++, --) or takes its address. */
+    /**
+     * The initialization of a for header ({@code i = 0}, {@code int i = 0}, {@code i = 0, o = 0}), which runs once
+     * before the iterations; null when the loop is no for loop or has none (libclang leaves absent parts out).
+     */
+    static ClangNode initialization(ClangNode loop) {
+        if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return null;
+        ClangNode c0 = loop.children.get(0);
+        boolean init = loop.children.size() == 4
+                || c0.kind == CXCursor_DeclStmt
+                || c0.kind == CXCursor_BinaryOperator && (c0.spelling.equals("=") || c0.spelling.equals(","));
+        return init ? c0 : null;
+    }
+
     static boolean writes(ClangNode n, String var) {
         boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
                 || n.kind == CXCursor_CompoundAssignOperator;

@@ -124,6 +124,18 @@ final class ClangSyntax {
         return open >= 0 && close > open && t.substring(open, close).contains("&");
     }
 
+    /**
+     * How an explicit conversion to {@code type} is written, for messages: {@code (type)}, {@code static_cast<type>},
+     * else {@code type} (a functional cast or a construction).
+     */
+    static String castSpelling(ClangNode cast, String type) {
+        return switch (cast.kind) {
+            case CXCursor_CStyleCastExpr -> "(" + type + ")";
+            case CXCursor_CXXStaticCastExpr -> "static_cast<" + type + ">";
+            default -> type;
+        };
+    }
+
     static boolean isExplicitCast(ClangNode n) {
         return n.kind == CXCursor_CStyleCastExpr
                 || n.kind == CXCursor_CXXStaticCastExpr

@@ -95,12 +95,7 @@ final class ClangTemplates {
         if (through == null && (param == null || instantiatedWith(fn, param, false) != null)) return;
         if (through != null) param = through;
         String name = parameterName(fn, param);
-        String how =
-                switch (n.kind) {
-                    case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
-                    case CXCursor_CXXStaticCastExpr -> "static_cast<" + n.type + ">";
-                    default -> n.type;
-                };
+        String how = castSpelling(n, n.type);
         String guard = ClangGuards.of(unit, n, op, fn);
         String from = through == null ? name : "a value of a type that depends on " + name;
         out.add(new ClangUnit.Conversion(
@@ -492,13 +487,7 @@ final class ClangTemplates {
                     .computeIfAbsent(t.bytes(), x -> new java.util.TreeSet<>())
                     .add(t.type());
         }
-        String how = isExplicitCast(n)
-                ? switch (n.kind) {
-                    case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
-                    case CXCursor_CXXStaticCastExpr -> "static_cast<" + n.type + ">";
-                    default -> n.type;
-                }
-                : written;
+        String how = isExplicitCast(n) ? castSpelling(n, n.type) : written;
         String guard = ClangGuards.of(unit, n, op, fn);
         if (!seen) {
             out.add(new ClangUnit.Conversion(
