@@ -50,6 +50,7 @@ public final class BuildContext {
     private final List<FlagOrigin> origins = new ArrayList<>();
     private final List<String> defines = new ArrayList<>(); // NAME or NAME=VALUE, in command-line order
     private final List<String> undefines = new ArrayList<>(); // -U NAME
+    private final List<String> hostMacroFlags = new ArrayList<>(); // -fopenmp, -ffast-math, -mavx2: HostMacros
     private final List<Path> includePaths = new ArrayList<>(); // absolute, in search order
     private Path compiledVia;
     private Boolean compiledAsCuda; // -x cu / -x cuda: a CUDA unit whatever the file's extension
@@ -96,6 +97,7 @@ public final class BuildContext {
         origins.addAll(other.origins);
         for (String d : other.defines) addDefine(d);
         for (String u : other.undefines) addUndefine(u);
+        other.hostMacroFlags.forEach(this::addHostMacroFlag);
         for (Path p : other.includePaths) addIncludePath(p);
         if (other.compiledVia != null) compiledVia = other.compiledVia;
         if (other.configuration != null) configuration = other.configuration;
@@ -269,6 +271,19 @@ public final class BuildContext {
      */
     public List<String> defines() {
         return Collections.unmodifiableList(defines);
+    }
+
+    /**
+     * The host compiler's flags that set predefined macros ({@code -fopenmp}, {@code -ffast-math}, {@code -mavx2}:
+     * {@link dev.numlint.knowledge.HostMacros}), in command-line order.
+     */
+    public List<String> hostMacroFlags() {
+        return Collections.unmodifiableList(hostMacroFlags);
+    }
+
+    /** The macros {@link #hostMacroFlags()} define, {@code NAME=VALUE}. */
+    public List<String> impliedDefines() {
+        return dev.numlint.knowledge.HostMacros.defines(hostMacroFlags, hostCompiler);
     }
 
     /** The macros the build undefines with {@code -UNAME}. */
@@ -475,6 +490,13 @@ public final class BuildContext {
         defines.removeIf(x -> macroName(x).equals(name));
         undefines.remove(name);
         defines.add(d);
+        return this;
+    }
+
+    /** A host compiler flag that sets predefined macros, as written ({@code -fopenmp}); kept in order. */
+    public BuildContext addHostMacroFlag(String flag) {
+        if (hostMacroFlags.isEmpty()
+                || !hostMacroFlags.get(hostMacroFlags.size() - 1).equals(flag)) hostMacroFlags.add(flag);
         return this;
     }
 

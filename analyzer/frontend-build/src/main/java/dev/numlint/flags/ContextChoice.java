@@ -531,6 +531,7 @@ final class ContextChoice {
         o.nvccFlags().forEach(settings::addNvccFlag);
         o.defines().forEach(settings::addDefine);
         o.undefines().forEach(settings::addUndefine);
+        o.hostMacroFlags().forEach(settings::addHostMacroFlag);
         o.includePaths().forEach(settings::addIncludePath);
         if (o.compiledVia() != null) settings.compiledVia(o.compiledVia());
         if (o.compiledAsCuda()) settings.compiledAsCuda(true);

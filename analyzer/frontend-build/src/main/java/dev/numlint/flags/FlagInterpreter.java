@@ -435,6 +435,10 @@ final class FlagInterpreter {
         }
         // host compiler (HOST: .c/.cpp; CU_HOST: host part of .cu through nvcc)
         if (tg == FlagTarget.HOST) preprocessor(ctx, e, r.base);
+        // a flag that sets the host compiler's predefined macros (-fopenmp: _OPENMP): the front end defines them as
+        // the compiler does; nvcc hands an -Xcompiler value to the host preprocessing of the device pass too
+        // ('nvcc -dryrun -Xcompiler -fopenmp': both gcc -E lines carry it), so it holds for the whole .cu unit
+        if (dev.numlint.knowledge.HostMacros.sets(n, v)) ctx.addHostMacroFlag(e.flag());
         // the language standard of a host unit (-std=c99, -std=c++20): Clang parses the unit, and a header no unit
         // includes, with it (ClangFrontEnd.arguments reads -std from the same list as a CUDA unit's)
         if (tg == FlagTarget.HOST && n.equals("std") && v != null && !v.isBlank()) {

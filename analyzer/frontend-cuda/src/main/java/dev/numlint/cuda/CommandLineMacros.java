@@ -26,6 +26,7 @@ final class CommandLineMacros {
         // their order: a host command's list holds only what Clang reads from it (-std, -include), and keyed on an
         // empty list, a host command with -std lost every -D and -I (gcc -std=c99 -DUSE_FLOAT: 'real' was an int)
         List<String> flags = new ArrayList<>();
+        for (String d : bc.impliedDefines()) flags.add("-D" + d);
         for (String d : bc.defines()) flags.add("-D" + d);
         for (String u : bc.undefines()) flags.add("-U" + u);
         for (Path p : bc.includePaths()) flags.add("-I" + p);

@@ -445,6 +445,15 @@ public final class ClangFrontEnd {
                 a.add(inc.toString());
             }
         }
+        // the macros the host compiler predefines for the command's flags (-fopenmp: _OPENMP; -ffast-math:
+        // __FAST_MATH__), before the command's own -D and -U, which win as they do on the compiler's command line
+        a.addAll(dev.numlint.knowledge.HostMacros.targetFlags(
+                bc.hostMacroFlags(), dev.numlint.knowledge.HostMacros.x86Host()));
+        for (String d : bc.impliedDefines()) {
+            // Clang predefines __FINITE_MATH_ONLY__ as 0: undefined first, so that the new value is no redefinition
+            a.add("-U" + d.substring(0, d.indexOf('=')));
+            a.add("-D" + d);
+        }
         for (String d : bc.defines()) a.add("-D" + d);
         for (String u : bc.undefines()) a.add("-U" + u);
         // the compile command's own -D, -U and -I (nvcc's long forms too), as the hand-written front end reads them
