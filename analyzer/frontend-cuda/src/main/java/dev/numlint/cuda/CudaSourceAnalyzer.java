@@ -587,6 +587,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ? null
                     : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
+            if (from == null && !run.variantPass.get()) {
+                java.util.BitSet seen = InactiveSites.codeLines(clang == null ? null : clang.unit());
+                Notification inactive = InactiveSites.of(rel, pp, seen::get);
+                if (inactive != null) sink.notify(inactive);
+            }
             // the functions of a file the build compiles: the scan decides which of them code that runs names
             if (clang != null && bc.compiled()) {
                 var definitions = dev.numlint.cuda.clang.ClangDefinitions.of(clang.unit());

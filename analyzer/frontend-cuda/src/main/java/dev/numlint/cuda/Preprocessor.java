@@ -187,6 +187,15 @@ final class Preprocessor {
      */
     final java.util.BitSet conditionalLines = new java.util.BitSet();
 
+    /**
+     * The code tokens of the branches this configuration does not compile and does not emit (all of them but under
+     * all-configurations), as lexed, in order; {@link #inactiveConditions} holds the condition of each one's branch
+     * ({@link InactiveSites} names what they hold).
+     */
+    final List<PToken> inactiveTokens = new ArrayList<>();
+
+    final List<String> inactiveConditions = new ArrayList<>();
+
     /** Preprocesses {@code text}; returns the code tokens (directives consumed). */
     List<PToken> run(String text) {
         List<PToken> raw = lex(text);
@@ -205,6 +214,9 @@ final class Preprocessor {
             }
             if (active || allConfigurations && emitted(conds)) {
                 segment.add(t);
+            } else if (!conds.isEmpty()) {
+                inactiveTokens.add(t);
+                inactiveConditions.add(conds.peek().text);
             }
         }
         if (!segment.isEmpty()) flush(segment, out, conds);

@@ -1,0 +1,210 @@
+package dev.numlint.cuda;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntPredicate;
+import java.util.regex.Pattern;
+
+/**
+ * What the preprocessor branches a file's build configuration does not compile hold, of what numlint reports where it
+ * is compiled: a float {@code atomicAdd}, an approximate intrinsic ({@code __expf}, {@code __fdividef},
+ * {@code rsqrtf}), a cast to an unsigned type of an operand with a floating literal, a floating type or a math call
+ * ({@code (uint32_t)(value * scale + .5)}). Their code is not analyzed (the compiler does not compile it either), and
+ * one notice per file says so and where (session 53's evaluation: a WebP codec's MIPS32 and an audio synthesizer's
+ * JACK and LADSPA branches held 11 such casts, and nothing in the report said why they had no finding).
+ * {@code --all-configurations} analyzes them.
+ */
+final class InactiveSites {
+    private InactiveSites() {}
+
+    private static final Pattern UNSIGNED_TYPE = Pattern.compile(
+            "unsigned|size_t|uint|uchar|ushort|ulong|u?int(8|16|32|64)_t|u_int(8|16|32|64)_t|UINT(8|16|32|64)?|BYTE"
+                    + "|WORD|DWORD|uint(8|16|32|64)");
+
+    private static final Set<String> MATH_CALLS = Set.of(
+            "floor", "floorf", "ceil", "ceilf", "round", "roundf", "rint", "rintf", "lrint", "lrintf", "lround",
+            "lroundf", "sqrt", "sqrtf", "pow", "powf", "exp", "expf", "log", "logf", "log10", "log10f", "fabs", "fabsf",
+            "sin", "sinf", "cos", "cosf", "tan", "tanf", "atan2", "atan2f", "fmod", "fmodf", "trunc", "truncf");
+
+    private static final Set<String> APPROXIMATE = Set.of(
+            "__sinf",
+            "__cosf",
+            "__tanf",
+            "__expf",
+            "__exp10f",
+            "__logf",
+            "__log2f",
+            "__log10f",
+            "__powf",
+            "__sincosf",
+            "__fdividef",
+            "rsqrtf",
+            "__saturatef",
+            "__frsqrt_rn");
+
+    /**
+     * The notice for {@code rel}, or null when its inactive branches hold none of those sites. {@code analyzed} says
+     * whether Clang, which compiled the file with the build's own macros, has code on a line (its reading of a branch
+     * the hand-written preprocessor could not decide wins): such a line is left out.
+     */
+    static Notification of(String rel, Preprocessor pp, IntPredicate analyzed) {
+        List<PToken> t = pp.inactiveTokens;
+        java.util.Set<Integer> sites = new java.util.LinkedHashSet<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        Map<String, Integer> conditions = new LinkedHashMap<>();
+        int casts = 0, atomics = 0, intrinsics = 0;
+        for (int i = 0; i < t.size(); i++) {
+            PToken k = t.get(i);
+            if (k.getType() != CudaLexer.IDENTIFIER && k.getType() != CudaLexer.LPAREN) continue;
+            int line = k.getLine();
+            String what = null;
+            if (k.getType() == CudaLexer.IDENTIFIER) {
+                String s = k.getText();
+                if (s.startsWith("atomicAdd") && next(t, i, CudaLexer.LPAREN)) what = "atomic";
+                else if ((APPROXIMATE.contains(s)
+                                || s.startsWith("__fdiv_")
+                                || s.startsWith("__frcp_")
+                                || s.startsWith("__fsqrt_"))
+                        && next(t, i, CudaLexer.LPAREN)) what = "intrinsic";
+                else if (s.equals("static_cast") && staticCast(t, i)) what = "cast";
+            } else if (cast(t, i)) what = "cast";
+            if (what == null || analyzed.test(line) || !seen.add(line + ":" + what)) continue;
+            sites.add(line);
+            switch (what) {
+                case "atomic" -> atomics++;
+                case "intrinsic" -> intrinsics++;
+                default -> casts++;
+            }
+            String c = pp.inactiveConditions.get(i);
+            if (c != null) conditions.merge(c, 1, Integer::sum);
+        }
+        if (sites.isEmpty()) return null;
+        List<String> parts = new ArrayList<>();
+        if (casts > 0) parts.add(casts + " cast" + (casts == 1 ? "" : "s") + " of floating values to unsigned types");
+        if (atomics > 0) parts.add(atomics + " atomicAdd call" + (atomics == 1 ? "" : "s"));
+        if (intrinsics > 0) parts.add(intrinsics + " approximate intrinsic" + (intrinsics == 1 ? "" : "s"));
+        StringBuilder lines = new StringBuilder();
+        int n = 0;
+        for (int l : sites) {
+            if (n++ == 6) {
+                lines.append(", ...");
+                break;
+            }
+            lines.append(n == 1 ? "" : ", ").append(l);
+        }
+        StringBuilder conds = new StringBuilder();
+        n = 0;
+        for (String c : conditions.keySet()) {
+            if (n++ == 3) {
+                conds.append(", ...");
+                break;
+            }
+            conds.append(n == 1 ? "" : ", ")
+                    .append('\'')
+                    .append(dev.numlint.rules.Quote.shorten(c, dev.numlint.rules.Quote.EXPRESSION))
+                    .append('\'');
+        }
+        return new Notification(
+                rel,
+                sites.iterator().next(),
+                Level.NOTE,
+                "inactive-sites",
+                "not analyzed: " + String.join(", ", parts) + " in preprocessor branches this build does not compile"
+                        + (conds.length() == 0 ? "" : " (" + conds + ")") + ", at line"
+                        + (sites.size() == 1 ? " " : "s ")
+                        + lines + "; --all-configurations analyzes them");
+    }
+
+    /** The lines of the functions Clang read in the file (none without a parse). */
+    static java.util.BitSet codeLines(dev.numlint.cuda.clang.ClangUnit unit) {
+        java.util.BitSet b = new java.util.BitSet();
+        if (unit == null) return b;
+        for (dev.numlint.cuda.clang.ClangUnit.Function f : unit.functions()) {
+            f.node().forEach(n -> {
+                if (n.line > 0) b.set(n.line);
+            });
+        }
+        return b;
+    }
+
+    /** Whether the tokens declare {@code name} as a float or double ({@code double sample_rate}, a parameter too). */
+    private static boolean declaredFloating(List<PToken> t, String name) {
+        for (int j = 0; j + 1 < t.size(); j++) {
+            int ty = t.get(j).getType();
+            if ((ty == CudaLexer.FLOAT || ty == CudaLexer.DOUBLE)
+                    && t.get(j + 1).getType() == CudaLexer.IDENTIFIER
+                    && t.get(j + 1).getText().equals(name)) return true;
+        }
+        return false;
+    }
+
+    private static boolean next(List<PToken> t, int i, int type) {
+        return i + 1 < t.size() && t.get(i + 1).getType() == type;
+    }
+
+    /** {@code ( unsigned-type ) operand} at {@code i} with a floating hint in the operand. */
+    private static boolean cast(List<PToken> t, int i) {
+        int j = i + 1;
+        StringBuilder type = new StringBuilder();
+        while (j < t.size() && j - i <= 4 && t.get(j).getType() != CudaLexer.RPAREN) {
+            PToken k = t.get(j);
+            if (!k.getText().matches("[A-Za-z_][A-Za-z0-9_]*")) return false; // a name or a keyword (unsigned, int)
+            type.append(type.length() == 0 ? "" : " ").append(k.getText());
+            j++;
+        }
+        if (j >= t.size() || t.get(j).getType() != CudaLexer.RPAREN || type.length() == 0) return false;
+        String first = type.toString().split(" ")[0];
+        if (!UNSIGNED_TYPE.matcher(first).matches()) return false;
+        return floatingOperand(t, j + 1);
+    }
+
+    /** {@code static_cast < unsigned-type > ( operand )} at {@code i} with a floating hint in the operand. */
+    private static boolean staticCast(List<PToken> t, int i) {
+        if (!next(t, i, CudaLexer.LT) || i + 2 >= t.size()) return false;
+        PToken type = t.get(i + 2);
+        if (!UNSIGNED_TYPE.matcher(type.getText()).matches()) return false;
+        int j = i + 3;
+        while (j < t.size() && t.get(j).getType() != CudaLexer.GT && j - i < 8) j++;
+        return j < t.size() && t.get(j).getType() == CudaLexer.GT && floatingOperand(t, j + 1);
+    }
+
+    /**
+     * Whether the operand starting at {@code from} (a parenthesised expression, or a name with its calls and
+     * subscripts) holds a floating literal, {@code float}/{@code double} or a math call.
+     */
+    private static boolean floatingOperand(List<PToken> t, int from) {
+        // a name alone ((unsigned long)sample_rate): floating when the inactive code declares it float or double
+        if (from + 1 < t.size()
+                && t.get(from).getType() == CudaLexer.IDENTIFIER
+                && t.get(from + 1).getType() != CudaLexer.LPAREN
+                && t.get(from + 1).getType() != CudaLexer.LBRACKET)
+            return declaredFloating(t, t.get(from).getText());
+        int depth = 0;
+        for (int j = from; j < t.size() && j < from + 64; j++) {
+            PToken k = t.get(j);
+            int ty = k.getType();
+            if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET) depth++;
+            else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET) {
+                if (--depth < 0) return false;
+            }
+            if (ty == CudaLexer.FLOATING_LITERAL || ty == CudaLexer.FLOAT || ty == CudaLexer.DOUBLE) return true;
+            if (ty == CudaLexer.IDENTIFIER && MATH_CALLS.contains(k.getText())) return true;
+            if (depth == 0 && j > from && ty != CudaLexer.LPAREN && ty != CudaLexer.LBRACKET) {
+                // the operand ends at the first token outside its parentheses after a name: an operator, ';', ','
+                if (ty != CudaLexer.RPAREN && ty != CudaLexer.RBRACKET && ty != CudaLexer.IDENTIFIER) return false;
+                if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET) {
+                    if (j + 1 >= t.size()
+                            || t.get(j + 1).getType() != CudaLexer.LPAREN
+                                    && t.get(j + 1).getType() != CudaLexer.LBRACKET) return false;
+                }
+            }
+        }
+        return false;
+    }
+}

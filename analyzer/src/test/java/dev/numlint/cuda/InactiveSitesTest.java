@@ -1,0 +1,93 @@
+package dev.numlint.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.testing.TestScanContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sites numlint reports where they are compiled (casts of floating values to unsigned types, atomicAdd, approximate
+ * intrinsics) in preprocessor branches the configuration does not compile: one notice per file says they were not
+ * analyzed, and where (issue 26: every site grep finds is reported "or the report records why not"; session 53: an
+ * audio synthesizer's JACK, LADSPA and profiling branches, a WebP codec's MIPS32 branch).
+ */
+class InactiveSitesTest {
+    private static List<Notification> notices(Path dir, String file) throws Exception {
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        return ctx.notifications().stream()
+                .filter(n -> file.equals(n.file()) && n.id().equals("inactive-sites"))
+                .collect(Collectors.toList());
+    }
+
+    @Test
+    void inactiveBranchesWithSitesAreNamed(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("driver.c"),
+                """
+                #include <stdio.h>
+                #if JACK_SUPPORT
+                static unsigned long rate_of(double sample_rate)
+                {
+                    return (unsigned long)sample_rate;
+                }
+                static unsigned long rounded(double sample_rate)
+                {
+                    return (unsigned long)(sample_rate + 0.5);
+                }
+                #endif
+                #ifdef WITH_PROFILING
+                void report(char *buf, double reverb, int voice)
+                {
+                    snprintf(buf, 20, "%d", (unsigned int)((100.0 - reverb) / voice));
+                    snprintf(buf, 20, "%u", (unsigned int)voice);
+                }
+                #endif
+                int active(float x) { return (int)x; }
+                """);
+        List<Notification> n = notices(dir, "driver.c");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).level()).isEqualTo(Level.NOTE);
+        assertThat(n.get(0).line()).isEqualTo(5);
+        assertThat(n.get(0).message())
+                .isEqualTo("not analyzed: 3 casts of floating values to unsigned types in preprocessor branches this"
+                        + " build does not compile ('JACK_SUPPORT', 'defined(WITH_PROFILING)'), at lines 5, 9, 15;"
+                        + " --all-configurations analyzes them");
+    }
+
+    @Test
+    void deviceSitesAndNothingWithoutThem(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("kernel.cu"),
+                """
+                #ifdef USE_FAST
+                __global__ void fast(float *sum, const float *x)
+                {
+                    atomicAdd(sum, __expf(x[threadIdx.x]));
+                }
+                #else
+                __global__ void slow(float *sum, const float *x)
+                {
+                    atomicAdd(sum, expf(x[threadIdx.x]));
+                }
+                #endif
+                #ifdef _WIN32
+                static unsigned count(int n) { return (unsigned)n; }
+                #endif
+                """);
+        List<Notification> n = notices(dir, "kernel.cu");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).message())
+                .startsWith("not analyzed: 1 atomicAdd call, 1 approximate intrinsic in preprocessor branches")
+                .contains("at line 4;");
+        Files.writeString(
+                dir.resolve("kernel.cu"), "#ifdef _WIN32\nstatic unsigned c(int n) { return (unsigned)n; }\n#endif\n");
+        assertThat(notices(dir, "kernel.cu")).isEmpty();
+    }
+}
