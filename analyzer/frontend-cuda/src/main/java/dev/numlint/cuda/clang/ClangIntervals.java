@@ -479,8 +479,11 @@ final class ClangIntervals {
         String usr = ref.refUsr;
         if (!unaliasedLocals(fn).contains(usr)) return null;
         for (ClangNode p = ref.parent; p != null && p != fn.node(); p = p.parent) {
-            if (p.kind == CXCursor_ForStmt && p.children.size() >= 4 && declares(p.children.get(0), usr))
-                return counter(p, ref, fn, depth);
+            if (p.kind == CXCursor_ForStmt
+                    && p.children.size() >= 4
+                    && (declares(p.children.get(0), usr)
+                            || p.children.get(0).kind == CXCursor_BinaryOperator
+                                    && definition(p.children.get(0), usr) != null)) return counter(p, ref, fn, depth);
         }
         return reachingFrom(ref, ref, fn, depth);
     }
@@ -539,21 +542,22 @@ final class ClangIntervals {
     }
 
     /**
-     * The interval of the counter {@code usr} a for statement declares in its initialization, anywhere in the loop:
-     * from its initializer's lower bound up, when every write of it in the loop adds a value that cannot be negative
-     * ({@code i++}, {@code ++i}, {@code i += blockDim.x * gridDim.x}: a grid-stride loop's index is never negative; a
-     * signed counter that overflowed would be undefined behaviour); null for any other write.
+     * The interval of the counter {@code usr} a for statement declares or assigns in its initialization ({@code v = 0}),
+     * anywhere in the loop: from its initializer's lower bound up, when every write of it in the loop adds a value that
+     * cannot be negative ({@code i++}, {@code i += blockDim.x * gridDim.x}: a grid-stride loop's index is never
+     * negative; a signed counter that overflowed would be undefined behaviour); null for any other write.
      */
     private double[] counter(ClangNode loop, ClangNode ref, ClangUnit.Function fn, int depth) {
         String usr = ref.refUsr;
         ClangNode decl = null;
         for (ClangNode d : loop.children.get(0).children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) decl = d;
-        ClangNode def = definition(loop.children.get(0), usr);
+        if (decl == null) decl = declaration(fn, usr); // assigned in the initialization: declared before the loop
+        ClangNode init = loop.children.get(0), def = definition(init, usr);
         if (decl == null || def == null) return null;
         List<ClangNode> steps = new ArrayList<>();
         boolean[] other = new boolean[1];
         loop.forEach(x -> {
-            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || !written(x)) return;
+            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || !written(x) || within(x, init)) return;
             ClangNode p = outermost(x).parent;
             if (p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("++")) return;
             if (p != null
@@ -764,6 +768,15 @@ final class ClangIntervals {
     private boolean lasting(ClangNode declStmt) {
         String t = unit.text(declStmt).strip();
         return t.startsWith("static") || t.startsWith("thread_local") || t.startsWith("__thread");
+    }
+
+    /** The declaration of the local {@code usr} in {@code fn}, or null. */
+    private static ClangNode declaration(ClangUnit.Function fn, String usr) {
+        ClangNode[] d = new ClangNode[1];
+        fn.node().forEach(x -> {
+            if (d[0] == null && x.kind == CXCursor_VarDecl && usr.equals(x.usr)) d[0] = x;
+        });
+        return d[0];
     }
 
     private static boolean declares(ClangNode st, String usr) {
