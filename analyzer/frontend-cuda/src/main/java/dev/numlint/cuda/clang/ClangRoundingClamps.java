@@ -13,7 +13,8 @@ import java.util.Set;
  * the bound (session 51: eleven NL013 warnings of a texture compressor, all judged false). The rounded value may be
  * scaled by a non-negative constant and offset ({@code r * 2 + p}) on its way, when the clamp's lower bound is that
  * offset (the same text) or a constant at least the offset's constant; stored in a local, the clamp must be the next
- * statement and assign the same local ({@code v = clamp(v, lo, hi)}, {@code v = std::max(v, 0)}), or a test among the
+ * statement and assign the same local ({@code v = clamp(v, lo, hi)}, {@code v = std::max(v, 0)}) or return it clamped
+ * ({@code return std::max(v, 1);}), or a test among the
  * clamps by tests that follow it ({@code if (v >= N) v = N - 1; if (v < 0) v = 0;}, {@link ClangClampTests}).
  */
 final class ClangRoundingClamps {
@@ -80,6 +81,10 @@ final class ClangRoundingClamps {
             if (side < 0) return "test at line " + st.line;
         }
         ClangNode next = strip(stmt.parent.children.get(at + 1));
+        // return std::max(length, 1); (session 53: a reverb's delay lengths)
+        if (next != null && next.kind == CXCursor_ReturnStmt && next.children.size() == 1) {
+            return clampOf(unit, strip(next.children.get(0)), usr);
+        }
         if (next == null
                 || next.kind != CXCursor_BinaryOperator
                 || !next.spelling.equals("=")
@@ -87,6 +92,11 @@ final class ClangRoundingClamps {
         ClangNode lhs = strip(next.children.get(0));
         ClangNode call = strip(next.children.get(1));
         if (lhs == null || lhs.kind != CXCursor_DeclRefExpr || !usr.equals(lhs.refUsr)) return null;
+        return clampOf(unit, call, usr);
+    }
+
+    /** {@link #bound} of {@code call} when it is a call with the local {@code usr} as an argument, else null. */
+    private static String clampOf(ClangUnit unit, ClangNode call, String usr) {
         if (call == null || call.kind != CXCursor_CallExpr) return null;
         for (ClangNode a : arguments(call)) {
             ClangNode v = strip(a);
