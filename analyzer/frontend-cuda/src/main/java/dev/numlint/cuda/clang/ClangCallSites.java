@@ -71,7 +71,8 @@ final class ClangCallSites {
             } finally {
                 computing.remove(usr);
             }
-            params.put(usr, p);
+            // not kept while an array is taken as never negative (ClangLocalArrays.inductive): it may read one
+            if (!ClangLocalArrays.assuming()) params.put(usr, p);
         }
         return index < p.length && p[index] != null ? p[index].clone() : null;
     }

@@ -191,7 +191,7 @@ final class ClangIntervals {
      * ClangStores}), or null.
      */
     private double[] stored(ClangNode ref) {
-        if (!BOUND.get().isEmpty()) return null;
+        if (!BOUND.get().isEmpty() || ClangLocalArrays.assuming()) return null;
         ClangStores.Stored s = unit.stores(ref);
         return s == null ? null : new double[] {s.lo(), s.hi()};
     }

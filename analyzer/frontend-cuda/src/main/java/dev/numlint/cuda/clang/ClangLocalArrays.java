@@ -68,8 +68,49 @@ final class ClangLocalArrays {
         ClangNode base = strip(read.children.get(0));
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
         if (base.canonKind != CXType_ConstantArray && base.canonKind != CXType_Pointer) return null;
+        if (ASSUMED.get().contains(base.refUsr)) return new double[] {0, INF};
         List<Store> stores = stores(base.refUsr, fn);
         if (stores == null) return null;
+        double[] r = union(read, stores, fn, depth);
+        if ((r == null || r[0] < 0) && inductive(base.refUsr, stores, fn, depth))
+            return new double[] {0, r == null ? INF : Math.max(0, r[1])};
+        return r;
+    }
+
+    /**
+     * Local arrays taken as never negative while their stores are checked ({@link #inductive}), per thread: while any
+     * is, no memoised interval is consulted or kept ({@link #assuming}).
+     */
+    private static final ThreadLocal<Set<String>> ASSUMED = ThreadLocal.withInitial(HashSet::new);
+
+    /** Whether an array is taken as never negative on this thread (memoised intervals are then left alone). */
+    static boolean assuming() {
+        return !ASSUMED.get().isEmpty();
+    }
+
+    /**
+     * Whether every store into the array {@code usr} is non-negative when its elements are (an induction over the
+     * stores in the order they run: a running sum of non-negative terms in the array itself, {@code acc[0] =
+     * hist[0]; acc[i] = acc[i - 1] + hist[i] / (double)n;} with unsigned counts, session 53's histogram
+     * equalisation); an element read before any store is indeterminate and, as everywhere here, not taken into
+     * account. A division in place keeps the sign when its divisor is non-negative.
+     */
+    private boolean inductive(String usr, List<Store> stores, ClangUnit.Function fn, int depth) {
+        Set<String> assumed = ASSUMED.get();
+        if (stores.isEmpty() || !assumed.add(usr)) return false;
+        try {
+            for (Store s : stores) {
+                ClangNode v = s.divisor != null ? s.divisor : s.value;
+                if (v != null && intervals.of(v, fn, depth - 1)[0] < 0) return false;
+            }
+            return true;
+        } finally {
+            assumed.remove(usr);
+        }
+    }
+
+    /** The union of the values the stores that reach {@code read} wrote, or null. */
+    private double[] union(ClangNode read, List<Store> stores, ClangUnit.Function fn, int depth) {
         Store kill = null;
         for (Store s : stores) {
             if (s.divisor != null
