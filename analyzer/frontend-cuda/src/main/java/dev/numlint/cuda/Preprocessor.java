@@ -180,10 +180,11 @@ final class Preprocessor {
     String activeError;
 
     /**
-     * The lines of the conditional directives after which some code of their group is not compiled in one
-     * configuration at least: an {@code #if}/{@code #ifdef}/{@code #ifndef} not known true, and every {@code #elif}
-     * and {@code #else}. A function whose body holds one holds code Clang, which compiles one configuration, may not
-     * have seen ({@code ClangDecides}).
+     * The lines of the conditional directives after which this preprocessor reads code Clang, which compiles one
+     * configuration, may not have seen ({@link #conditional}): a function whose body holds one is read by both front
+     * ends ({@code ClangDecides}). A branch decided by the command's macros is not one (session 53: a
+     * nearest-neighbour library's Hamming distances, whose {@code #ifdef __ARM_NEON__} gave both functions to the
+     * hand-written front end, and its class-scoped {@code ResultType} to a float).
      */
     final java.util.BitSet conditionalLines = new java.util.BitSet();
 
@@ -195,6 +196,15 @@ final class Preprocessor {
     final List<PToken> inactiveTokens = new ArrayList<>();
 
     final List<String> inactiveConditions = new ArrayList<>();
+
+    /**
+     * Records a conditional directive after which this preprocessor reads code Clang does not see: a branch it cannot
+     * decide ({@code #if __CUDA_ARCH__ >= 700}: both are read), or under all-configurations any branch not taken. A
+     * branch it decides is decided for Clang too (the same command's macros), and Clang read the same code.
+     */
+    private void conditional(int line, int state) {
+        if (state == BOTH || allConfigurations && state != TAKING) conditionalLines.set(line);
+    }
 
     /** Preprocesses {@code text}; returns the code tokens (directives consumed). */
     List<PToken> run(String text) {
@@ -283,7 +293,7 @@ final class Preprocessor {
             case "if": {
                 Long v = active ? evalCondition(rest) : Long.valueOf(0);
                 conds.push(new Cond(active, emitted(conds), v == null ? BOTH : v != 0 ? TAKING : WAITING, rest));
-                if (conds.peek().state != TAKING) conditionalLines.set(line);
+                conditional(line, conds.peek().state);
                 break;
             }
             case "ifdef":
@@ -298,30 +308,30 @@ final class Preprocessor {
                 }
                 conds.push(new Cond(
                         active, emitted(conds), state, (kw.equals("ifdef") ? "" : "!") + "defined(" + id + ")"));
-                if (state != TAKING) conditionalLines.set(line);
+                conditional(line, state);
                 break;
             }
             case "elif": {
                 Cond c = conds.peek();
                 if (c == null) break;
-                conditionalLines.set(line);
                 c.branch(rest);
                 if (c.state == TAKING) c.state = DONE;
                 else if (c.state == WAITING) {
                     Long v = c.parentActive ? evalCondition(rest) : Long.valueOf(0);
                     c.state = v == null ? BOTH : v != 0 ? TAKING : WAITING;
                 }
+                conditional(line, c.state);
                 break;
             }
             case "else": {
                 Cond c = conds.peek();
                 if (c == null) break;
-                conditionalLines.set(line);
                 List<String> all = new ArrayList<>(c.prior);
                 all.add(c.text);
                 c.branch(all.size() == 1 ? "!(" + all.get(0) + ")" : "!(" + String.join(" || ", all) + ")");
                 if (c.state == TAKING) c.state = DONE;
                 else if (c.state == WAITING) c.state = TAKING;
+                conditional(line, c.state);
                 break;
             }
             case "endif":
