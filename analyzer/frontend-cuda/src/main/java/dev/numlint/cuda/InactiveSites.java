@@ -32,21 +32,8 @@ final class InactiveSites {
             "lroundf", "sqrt", "sqrtf", "pow", "powf", "exp", "expf", "log", "logf", "log10", "log10f", "fabs", "fabsf",
             "sin", "sinf", "cos", "cosf", "tan", "tanf", "atan2", "atan2f", "fmod", "fmodf", "trunc", "truncf");
 
-    private static final Set<String> APPROXIMATE = Set.of(
-            "__sinf",
-            "__cosf",
-            "__tanf",
-            "__expf",
-            "__exp10f",
-            "__logf",
-            "__log2f",
-            "__log10f",
-            "__powf",
-            "__sincosf",
-            "__fdividef",
-            "rsqrtf",
-            "__saturatef",
-            "__frsqrt_rn");
+    /** Approximations Clang's sites name, and the reciprocal square root and saturation intrinsics. */
+    private static final Set<String> APPROXIMATE = Set.of("rsqrtf", "__saturatef", "__frsqrt_rn");
 
     /**
      * The notice for {@code rel}, or null when its inactive branches hold none of those sites. {@code analyzed} says
@@ -66,8 +53,10 @@ final class InactiveSites {
             String what = null;
             if (k.getType() == CudaLexer.IDENTIFIER) {
                 String s = k.getText();
-                if (s.startsWith("atomicAdd") && next(t, i, CudaLexer.LPAREN)) what = "atomic";
+                if (dev.numlint.cuda.clang.ClangUnit.ATOMIC_ADDS.contains(s) && next(t, i, CudaLexer.LPAREN))
+                    what = "atomic";
                 else if ((APPROXIMATE.contains(s)
+                                || dev.numlint.cuda.clang.ClangUnit.APPROXIMATE_INTRINSICS.contains(s)
                                 || s.startsWith("__fdiv_")
                                 || s.startsWith("__frcp_")
                                 || s.startsWith("__fsqrt_"))

@@ -40,10 +40,10 @@ public final class ClangUnit {
             CXCursor_LinkageSpec,
             CXCursor_UnexposedDecl);
     /** The atomic adds whose pointee type decides NL009. */
-    static final Set<String> ATOMIC_ADDS =
+    public static final Set<String> ATOMIC_ADDS =
             Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system", "unsafeAtomicAdd", "safeAtomicAdd");
     /** The fast hardware approximations (__fdividef is the division; the rest are math functions). */
-    static final Set<String> APPROXIMATE_INTRINSICS = Set.of(
+    public static final Set<String> APPROXIMATE_INTRINSICS = Set.of(
             "__fdividef",
             "__sinf",
             "__cosf",
