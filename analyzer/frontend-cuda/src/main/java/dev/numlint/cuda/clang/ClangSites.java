@@ -232,9 +232,12 @@ final class ClangSites {
         if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return null;
         if (!r.spelling.equals("+") && !r.spelling.equals("-")) return null;
         String want = squash(unit.text(lhs));
-        if (squash(unit.text(strip(r.children.get(0)))).equals(want)) return r.children.get(1);
-        if (r.spelling.equals("+")
-                && squash(unit.text(strip(r.children.get(1)))).equals(want)) return r.children.get(0);
+        // inside a macro's expansion every node's text is the expansion's: the trees decide
+        boolean expanded = want.equals(squash(unit.text(r)));
+        ClangNode a = r.children.get(0), b = r.children.get(1);
+        if (squash(unit.text(strip(a))).equals(want) && (!expanded || sameTree(lhs, a))) return b;
+        if (r.spelling.equals("+") && squash(unit.text(strip(b))).equals(want) && (!expanded || sameTree(lhs, b)))
+            return a;
         return null;
     }
 
@@ -244,7 +247,11 @@ final class ClangSites {
         if (r == null || r.kind != CXCursor_CallExpr || !NumericFacts.FMA_FUNCTIONS.contains(callee(r))) return null;
         List<ClangNode> args = arguments(r);
         if (args.size() != 3) return null;
-        return squash(unit.text(strip(args.get(2)))).equals(squash(unit.text(lhs))) ? r : null;
+        boolean expanded = squash(unit.text(lhs)).equals(squash(unit.text(r)));
+        return squash(unit.text(strip(args.get(2)))).equals(squash(unit.text(lhs)))
+                        && (!expanded || sameTree(lhs, args.get(2)))
+                ? r
+                : null;
     }
 
     /**

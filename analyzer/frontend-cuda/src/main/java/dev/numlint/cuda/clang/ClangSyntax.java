@@ -98,6 +98,27 @@ final class ClangSyntax {
     }
 
     /** Skips implicit-conversion and paren wrappers that keep the operand's type. */
+    /**
+     * Whether {@code a} and {@code b} are the same expression by their trees: the same kinds, operators, referenced
+     * declarations and constants, parentheses and implicit conversions aside. For nodes a macro expanded, whose text
+     * is the whole expansion ({@code MAP(0)} for each of {@code diff[0] = obs[0] - mean[0]}'s nodes), where comparing
+     * texts would take any two of them for one.
+     */
+    static boolean sameTree(ClangNode a, ClangNode b) {
+        a = strip(a);
+        b = strip(b);
+        if (a == null || b == null) return a == b;
+        if (a.kind != b.kind || a.children.size() != b.children.size()) return false;
+        if (!java.util.Objects.equals(a.refUsr, b.refUsr) || !java.util.Objects.equals(a.value, b.value)) return false;
+        if ((a.kind == CXCursor_BinaryOperator
+                        || a.kind == CXCursor_UnaryOperator
+                        || a.kind == CXCursor_CompoundAssignOperator
+                        || a.kind == CXCursor_MemberRefExpr)
+                && !a.spelling.equals(b.spelling)) return false;
+        for (int i = 0; i < a.children.size(); i++) if (!sameTree(a.children.get(i), b.children.get(i))) return false;
+        return true;
+    }
+
     static ClangNode strip(ClangNode n) {
         while (n != null
                 && (n.kind == CXCursor_UnexposedExpr || n.kind == CXCursor_ParenExpr)
