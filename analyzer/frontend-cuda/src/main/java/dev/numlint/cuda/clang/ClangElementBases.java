@@ -116,10 +116,10 @@ final class ClangElementBases {
         });
         // a row of a table of pointers (quant[Mi]), read once per iteration; not an address computed by arithmetic,
         // whose rows the loops around may make overlap
-        if (decl[0] == null) return -1;
+        if (decl[0] == null) return assignedIn(x, chain);
         ClangNode init = decl[0].children.isEmpty() ? null : strip(decl[0].children.get(decl[0].children.size() - 1));
         while (init != null && isExplicitCast(init) && operandOf(init) != null) init = strip(operandOf(init));
-        if (init == null || init.kind != CXCursor_ArraySubscriptExpr) return -1;
+        if (init == null || init.kind != CXCursor_ArraySubscriptExpr) return assignedIn(x, chain);
         int k = chain.size() - 1;
         while (k >= 0
                 && !chain.get(k).children.get(chain.get(k).children.size() - 1).contains(decl[0])) k--;
@@ -129,6 +129,33 @@ final class ClangElementBases {
             if (ClangLoops.writes(n, x.refUsr)) again[0] = true;
         });
         return again[0] ? -1 : k;
+    }
+
+    /**
+     * As {@link #declaredIn}, for a pointer declared elsewhere and assigned a row by a statement of a loop's body,
+     * its only write in that loop ({@code mfcp = mfc[f];} before the loop over a frame's coefficients, session 53: a
+     * speech front end's mean subtraction), or -1.
+     */
+    private static int assignedIn(ClangNode x, java.util.List<ClangNode> chain) {
+        for (int k = chain.size() - 1; k >= 0; k--) {
+            ClangNode body = chain.get(k).children.get(chain.get(k).children.size() - 1);
+            if (body.kind != CXCursor_CompoundStmt) continue;
+            ClangNode row = null;
+            for (ClangNode st : body.children) {
+                ClangNode e = strip(st);
+                if (e != null && ClangLoops.writes(e, x.refUsr) && e.spelling.equals("=") && e.children.size() == 2)
+                    row = strip(e.children.get(1));
+            }
+            if (row == null) continue;
+            while (row != null && isExplicitCast(row) && operandOf(row) != null) row = strip(operandOf(row));
+            if (row == null || row.kind != CXCursor_ArraySubscriptExpr) return -1;
+            int[] writes = new int[1];
+            chain.get(k).forEach(n -> {
+                if (ClangLoops.writes(n, x.refUsr)) writes[0]++;
+            });
+            return writes[0] == 1 ? k : -1;
+        }
+        return -1;
     }
 
     private static final java.util.Set<String> ALLOCATORS =
