@@ -21,7 +21,7 @@ import java.util.Set;
  */
 final class ClangIntervals {
     private static final double INF = ValueBounds.INF;
-    private static final int DEPTH = 8;
+    private static final int DEPTH = 10; // 8 ran out on pow(a_rec * (g + a), k) of a counter (session 53)
 
     private final ClangUnit unit;
     private final ClangCallSites callSites;
