@@ -241,6 +241,22 @@ class BuildFlagAnalyzerTest {
                 .anySatisfy(f -> assertThat(f.location().file()).isEqualTo("cmake/Flags.cmake"));
     }
 
+    /** Session 53: a Doxygen configuration template (KEY = @VAR@ lines) gave 197 parse-error notices. */
+    @Test
+    void aConfigurationFileTemplateIsNotReadAsAScript(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("doc"));
+        Files.writeString(
+                dir.resolve("doc/Doxyfile.cmake"),
+                "DOXYFILE_ENCODING = UTF-8\nPROJECT_NAME = libfluid\nPROJECT_NUMBER = @VERSION@\n"
+                        + "STRIP_FROM_PATH = @CMAKE_SOURCE_DIR@/\nINPUT = @CMAKE_SOURCE_DIR@/doc/a.txt \\\n");
+        Files.writeString(dir.resolve("CMakeLists.txt"), "project(p LANGUAGES C)\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(ctx.notifications())
+                .filteredOn(n -> "doc/Doxyfile.cmake".equals(n.file()))
+                .extracting(Notification::id)
+                .containsExactly("not-evaluated");
+    }
+
     @Test
     void recordsBuildContextForSourcesAndTargets(@TempDir Path dir) throws IOException {
         Path src = Files.createDirectories(dir.resolve("src"));

@@ -149,9 +149,14 @@ final class BuildFiles {
     private static final java.util.regex.Pattern TEMPLATE_NAME = java.util.regex.Pattern.compile(
             ".+\\.(h|hh|hpp|hxx|h\\+\\+|inl|c|cc|cpp|cxx|cu|cuh|f90|py|txt|json|xml|pc|rc|in)\\.cmake",
             java.util.regex.Pattern.CASE_INSENSITIVE);
-    /** Text only a configure_file template has: #cmakedefine, or a C #define of an @VAR@ substitution. */
+    /**
+     * Text only a configure_file template has: #cmakedefine, a C #define of an @VAR@ substitution, or a
+     * {@code KEY = ...@VAR@} line of a configuration file (a Doxyfile.cmake's {@code PROJECT_NUMBER = @VERSION@}: no
+     * CMake command is written so; session 53, 197 parse-error notices for one Doxygen template).
+     */
     private static final java.util.regex.Pattern TEMPLATE_TEXT = java.util.regex.Pattern.compile(
-            "(?m)^\\s*#\\s*cmakedefine|^\\s*#\\s*define\\s+\\w+.*@[A-Za-z_][A-Za-z0-9_]*@");
+            "(?m)^\\s*#\\s*cmakedefine|^\\s*#\\s*define\\s+\\w+.*@[A-Za-z_][A-Za-z0-9_]*@"
+                    + "|^[A-Za-z_][A-Za-z0-9_]*[ \\t]*\\+?=[^\\n]*@[A-Za-z_][A-Za-z0-9_]*@");
 
     /**
      * Whether a {@code *.cmake} file no evaluated list file includes is a {@code configure_file} template (a header
