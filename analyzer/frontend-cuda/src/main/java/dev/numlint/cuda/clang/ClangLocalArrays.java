@@ -60,7 +60,11 @@ final class ClangLocalArrays {
      * A store into the array: its element ({@code w[i]}; an initializer list), the value stored (null: 0, or a division
      * in place), and the divisor of a division in place ({@code w[i] /= acc}).
      */
-    private record Store(ClangNode element, ClangNode value, ClangNode divisor) {}
+    private record Store(ClangNode element, ClangNode value, ClangNode divisor, boolean adds) {
+        Store(ClangNode element, ClangNode value, ClangNode divisor) {
+            this(element, value, divisor, false);
+        }
+    }
 
     /** The interval of {@code read}, an element read of a local array of {@code fn}; null when not known. */
     double[] element(ClangNode read, ClangUnit.Function fn, int depth) {
@@ -72,8 +76,14 @@ final class ClangLocalArrays {
         List<Store> stores = stores(base.refUsr, fn);
         if (stores == null) return null;
         double[] r = union(read, stores, fn, depth);
-        if ((r == null || r[0] < 0) && inductive(base.refUsr, stores, fn, depth))
-            return new double[] {0, r == null ? INF : Math.max(0, r[1])};
+        if ((r == null || r[0] < 0) && inductive(base.refUsr, stores, fn, depth)) {
+            // an integer element: up to its type's largest value (a count incremented past it would be undefined)
+            double top = integral(read.canonKind)
+                    ? dev.numlint.knowledge.ValueBounds.ofInteger(bytes(read.canonKind), unsignedKind(read.canonKind))[
+                            1]
+                    : INF;
+            return new double[] {0, r == null ? top : Math.min(top, Math.max(0, r[1]))};
+        }
         return r;
     }
 
@@ -100,6 +110,7 @@ final class ClangLocalArrays {
         if (stores.isEmpty() || !assumed.add(usr)) return false;
         try {
             for (Store s : stores) {
+                // =, += and /= of a non-negative value (++ adds one, memset and calloc store zeros)
                 ClangNode v = s.divisor != null ? s.divisor : s.value;
                 if (v != null && intervals.of(v, fn, depth - 1)[0] < 0) return false;
             }
@@ -111,6 +122,7 @@ final class ClangLocalArrays {
 
     /** The union of the values the stores that reach {@code read} wrote, or null. */
     private double[] union(ClangNode read, List<Store> stores, ClangUnit.Function fn, int depth) {
+        for (Store s : stores) if (s.adds) return null; // an addition in place has no value of its own
         Store kill = null;
         for (Store s : stores) {
             if (s.divisor != null
@@ -134,8 +146,9 @@ final class ClangLocalArrays {
 
     /**
      * Every store into the local array {@code usr} of {@code fn}; null when the array is not a local of the function,
-     * is static, is used otherwise than as the base of an element read or store, or is written otherwise than by
-     * {@code =} and {@code /=} of a whole element of one subscript.
+     * is static, is used otherwise than as the base of an element read or store (or as {@code memset}'s buffer with a
+     * zero value, or under {@code sizeof}), or is written otherwise than by {@code =}, {@code /=}, {@code +=} and
+     * {@code ++} of a whole element of one subscript ({@code +=} and {@code ++} count only for {@link #inductive}).
      */
     private List<Store> stores(String usr, ClangUnit.Function fn) {
         Optional<List<Store>> found = unit.perFunction("local-array-stores:" + usr, fn.node(), () -> {
@@ -175,6 +188,11 @@ final class ClangLocalArrays {
                     p = p.parent;
                 }
                 if (p != null && released(p, c)) return;
+                if (p != null && p.kind == CXCursor_UnaryExpr) return; // sizeof hist, alignof: no element read
+                if (p != null && zeroed(p, c)) {
+                    out.add(new Store(p, null, null)); // memset(a, 0, sizeof a): zeros
+                    return;
+                }
                 if (p == null || p.kind != CXCursor_ArraySubscriptExpr || p.children.get(0) != c) {
                     bad[0] = true;
                     return;
@@ -208,6 +226,13 @@ final class ClangLocalArrays {
         return name.equals("malloc") || name.equals("calloc") || name.equals("aligned_alloc") ? x : null;
     }
 
+    /** Whether the use {@code c} of the array is the buffer of {@code memset(c, 0, n)}, its user {@code p}. */
+    private static boolean zeroed(ClangNode p, ClangNode c) {
+        if (p.kind != CXCursor_CallExpr || !callee(p).equals("memset") || p.children.size() != 4) return false;
+        ClangNode v = strip(p.children.get(2));
+        return p.children.get(1) == c && v != null && v.value != null && v.value == 0;
+    }
+
     /** Whether the use {@code c} of a heap buffer's pointer, whose user is {@code p}, frees it. */
     private static boolean released(ClangNode p, ClangNode c) {
         if (p.kind == CXCursor_CXXDeleteExpr) return true;
@@ -223,14 +248,16 @@ final class ClangLocalArrays {
         ClangNode p = c.parent;
         if (p == null) return null;
         if (p.kind == CXCursor_ArraySubscriptExpr && p.children.get(0) == c) return BAD; // w[i][j]
-        if (p.kind == CXCursor_UnaryOperator
-                && (p.spelling.equals("&") || p.spelling.equals("++") || p.spelling.equals("--"))) return BAD;
+        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("++")) return new Store(element, null, null, true);
+        if (p.kind == CXCursor_UnaryOperator && (p.spelling.equals("&") || p.spelling.equals("--"))) return BAD;
         if (aliases(element)) return BAD;
         boolean lhs = p.children.size() == 2 && p.children.get(0) == c;
         if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") && lhs)
             return new Store(element, p.children.get(1), null);
         if (p.kind == CXCursor_CompoundAssignOperator && lhs)
-            return p.spelling.equals("/=") ? new Store(element, null, p.children.get(1)) : BAD;
+            return p.spelling.equals("/=")
+                    ? new Store(element, null, p.children.get(1))
+                    : p.spelling.equals("+=") ? new Store(element, p.children.get(1), null, true) : BAD;
         return null;
     }
 
