@@ -688,7 +688,10 @@ public final class ClangUnit {
 
     /** The interval the construction of {@code n} proves for its value ({@link ClangIntervals}). */
     double[] interval(ClangNode n, Function fn) {
-        return intervals.of(n, fn);
+        double[] r = intervals.of(n, fn);
+        // the locals' signs where the interval has no lower bound: a product of positive factors a loop keeps in a
+        // local (result = 1.0; result *= (double)(n - i) / (double)(i + 1);), which no interval of a loop follows
+        return r[0] < 0 && fn != null && signs().nonNegativeIn(fn, n) ? new double[] {0, Math.max(0, r[1])} : r;
     }
 
     /** Float literals widened to double whose value reaches a double target ({@link ClangSites#widenedLiterals}). */
