@@ -160,6 +160,10 @@ final class ProjectHeaders {
             }
             return null;
         }
+        // a header whose include guard the includer's macros define adds nothing (IncludeGuards)
+        String guard = IncludeGuards.of(found);
+        if (!guard.isEmpty() && macros.containsKey(guard))
+            return new HeaderInfo(Map.of(), new FileScope(), Set.of(found));
         HeaderKey key = new HeaderKey(found, dialect);
         HeaderVariants variants = cache.computeIfAbsent(key, k -> new HeaderVariants());
         HeaderInfo h = variants.find(macros);
@@ -189,6 +193,7 @@ final class ProjectHeaders {
                 })
                 .dialect(dialect);
         List<PToken> toks = pp.run(text);
+        if (guard.startsWith(IncludeGuards.ONCE)) hm.put(guard, new Preprocessor.Macro(guard, null, false, List.of()));
         if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
         new TopLevelSplitter(toks, hs, false).split();
         active.remove(found);
