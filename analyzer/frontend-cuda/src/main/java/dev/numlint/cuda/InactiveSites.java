@@ -4,9 +4,7 @@ import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
@@ -44,7 +42,7 @@ final class InactiveSites {
         List<PToken> t = pp.inactiveTokens;
         java.util.Set<Integer> sites = new java.util.LinkedHashSet<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
-        Map<String, Integer> conditions = new LinkedHashMap<>();
+        java.util.Set<String> conditions = new java.util.LinkedHashSet<>();
         int casts = 0, atomics = 0, intrinsics = 0;
         for (int i = 0; i < t.size(); i++) {
             PToken k = t.get(i);
@@ -71,7 +69,7 @@ final class InactiveSites {
                 default -> casts++;
             }
             String c = pp.inactiveConditions.get(i);
-            if (c != null) conditions.merge(c, 1, Integer::sum);
+            if (c != null) conditions.add(c);
         }
         if (sites.isEmpty()) return null;
         List<String> parts = new ArrayList<>();
@@ -89,7 +87,7 @@ final class InactiveSites {
         }
         StringBuilder conds = new StringBuilder();
         n = 0;
-        for (String c : conditions.keySet()) {
+        for (String c : conditions) {
             if (n++ == 3) {
                 conds.append(", ...");
                 break;
@@ -139,17 +137,14 @@ final class InactiveSites {
 
     /** {@code ( unsigned-type ) operand} at {@code i} with a floating hint in the operand. */
     private static boolean cast(List<PToken> t, int i) {
-        int j = i + 1;
-        StringBuilder type = new StringBuilder();
+        // ( unsigned-type words ) : the first word decides, the others only have to be names or keywords (unsigned int)
+        if (i + 1 >= t.size() || !UNSIGNED_TYPE.matcher(t.get(i + 1).getText()).matches()) return false;
+        int j = i + 2;
         while (j < t.size() && j - i <= 4 && t.get(j).getType() != CudaLexer.RPAREN) {
-            PToken k = t.get(j);
-            if (!k.getText().matches("[A-Za-z_][A-Za-z0-9_]*")) return false; // a name or a keyword (unsigned, int)
-            type.append(type.length() == 0 ? "" : " ").append(k.getText());
+            if (!t.get(j).getText().matches("[A-Za-z_][A-Za-z0-9_]*")) return false;
             j++;
         }
-        if (j >= t.size() || t.get(j).getType() != CudaLexer.RPAREN || type.length() == 0) return false;
-        String first = type.toString().split(" ")[0];
-        if (!UNSIGNED_TYPE.matcher(first).matches()) return false;
+        if (j >= t.size() || t.get(j).getType() != CudaLexer.RPAREN) return false;
         return floatingOperand(t, j + 1);
     }
 

@@ -1,5 +1,6 @@
 package dev.numlint.cuda;
 
+import dev.numlint.cuda.parser.CudaLexer;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,9 +23,8 @@ final class IncludeGuards {
 
     private static final Map<String, String> GUARDS = new ConcurrentHashMap<>();
 
-    private static final Pattern DIRECTIVE = Pattern.compile("(?m)^[ \\t]*#[ \\t]*(\\w+)(.*)$");
-    private static final Pattern IFNDEF = Pattern.compile(
-            "[ \\t]*(?:ifndef[ \\t]+(\\w+)|if[ \\t]*![ \\t]*defined[ \\t]*\\(?[ \\t]*(\\w+)[ \\t]*\\)?)[ \\t]*(?://.*|/\\*.*)?");
+    private static final Pattern IFNDEF =
+            Pattern.compile("(?:ifndef\\s+(\\w+)|if\\s*!\\s*defined\\s*\\(?\\s*(\\w+)\\s*\\)?)\\s*");
 
     /**
      * The macro that guards {@code file}, {@link #ONCE} and its path for {@code #pragma once}, or "" (none, or the file
@@ -48,73 +48,41 @@ final class IncludeGuards {
         }
     }
 
+    /** The guard of a header's text, read with the front end's lexer (comments, strings and continued lines as it reads them). */
     static String find(Path file, String text) {
-        String t = stripComments(text);
-        Matcher m = DIRECTIVE.matcher(t);
         String guard = null;
         int depth = 0;
-        boolean first = true, defined = false, closedAtEnd = false;
-        while (m.find()) {
-            String kw = m.group(1);
-            String rest = m.group(2);
-            if (kw.equals("pragma") && rest.strip().equals("once")) return ONCE + file;
-            if (first) {
-                first = false;
-                Matcher g = IFNDEF.matcher((kw.equals("ifndef") ? "ifndef" : kw) + rest);
-                if (!kw.equals("ifndef") && !kw.equals("if") || !g.matches()) return "";
+        boolean defined = false, closed = false;
+        for (PToken tk : Preprocessor.lex(text)) {
+            if (tk.getType() != CudaLexer.DIRECTIVE) {
+                if (guard == null || closed || !defined) return ""; // code before the guard, or after its #endif
+                continue;
+            }
+            String d = Preprocessor.directiveText(tk.getText());
+            int k = 0;
+            while (k < d.length() && Character.isLetter(d.charAt(k))) k++;
+            String kw = d.substring(0, k);
+            String rest = d.substring(k).strip();
+            if (kw.equals("pragma") && rest.equals("once")) return ONCE + file;
+            if (guard == null) {
+                Matcher g = IFNDEF.matcher(d);
+                if (!g.matches()) return "";
                 guard = g.group(1) != null ? g.group(1) : g.group(2);
                 depth = 1;
-                continue;
-            }
-            if (!defined) {
+            } else if (!defined) {
                 // the guard's #define comes next
-                if (!kw.equals("define") || !rest.strip().split("[\\s(]", 2)[0].equals(guard)) return "";
+                if (!kw.equals("define") || !rest.split("[\\s(]", 2)[0].equals(guard)) return "";
                 defined = true;
-                continue;
-            }
-            if (closedAtEnd) return ""; // a directive after the guard's #endif
-            switch (kw) {
-                case "if", "ifdef", "ifndef" -> depth++;
-                case "endif" -> {
-                    if (--depth == 0) closedAtEnd = true;
-                }
-                default -> {
-                    if ((kw.equals("else") || kw.equals("elif")) && depth == 1) return "";
-                }
+            } else if (closed) {
+                return ""; // a directive after the guard's #endif
+            } else if (kw.equals("if") || kw.equals("ifdef") || kw.equals("ifndef")) {
+                depth++;
+            } else if (kw.equals("endif")) {
+                closed = --depth == 0;
+            } else if ((kw.equals("else") || kw.equals("elif")) && depth == 1) {
+                return "";
             }
         }
-        if (!closedAtEnd || guard == null) return "";
-        // nothing but white space after the closing #endif
-        int end = t.lastIndexOf("endif");
-        int eol = t.indexOf('\n', end);
-        return eol < 0 || t.substring(eol).isBlank() ? guard : "";
-    }
-
-    /** Comments replaced by blanks (line structure kept), so that a directive in a comment is not read. */
-    private static String stripComments(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        int i = 0;
-        while (i < s.length()) {
-            char c = s.charAt(i);
-            if (c == '/' && i + 1 < s.length() && s.charAt(i + 1) == '*') {
-                int e = s.indexOf("*/", i + 2);
-                int stop = e < 0 ? s.length() : e + 2;
-                for (int k = i; k < stop; k++) b.append(s.charAt(k) == '\n' ? '\n' : ' ');
-                i = stop;
-            } else if (c == '/' && i + 1 < s.length() && s.charAt(i + 1) == '/') {
-                int e = s.indexOf('\n', i);
-                i = e < 0 ? s.length() : e;
-            } else if (c == '"' || c == '\'') {
-                int k = i + 1;
-                while (k < s.length() && s.charAt(k) != c && s.charAt(k) != '\n') k += s.charAt(k) == '\\' ? 2 : 1;
-                int stop = Math.min(s.length(), k + 1);
-                b.append(s, i, stop);
-                i = stop;
-            } else {
-                b.append(c);
-                i++;
-            }
-        }
-        return b.toString();
+        return closed ? guard : "";
     }
 }

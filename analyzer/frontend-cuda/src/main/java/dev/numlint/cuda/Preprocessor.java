@@ -276,7 +276,7 @@ final class Preprocessor {
     private static final java.util.regex.Pattern CONTINUATION = java.util.regex.Pattern.compile("\\\\\\r?\\n");
     private static final java.util.regex.Pattern COMMENT = java.util.regex.Pattern.compile("(?s)/\\*.*?\\*/");
 
-    private static String directiveText(String raw) {
+    static String directiveText(String raw) {
         String s = raw.indexOf('\\') >= 0 ? CONTINUATION.matcher(raw).replaceAll(" ") : raw;
         if (s.indexOf("/*") >= 0) s = COMMENT.matcher(s).replaceAll(" ");
         return s.substring(1).trim();
