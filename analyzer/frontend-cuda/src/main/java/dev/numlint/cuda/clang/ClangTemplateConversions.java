@@ -43,6 +43,19 @@ final class ClangTemplateConversions {
         return false;
     }
 
+    /**
+     * Whether a conversion of a template pattern reads floating data as far as the pattern shows: an operand of a
+     * template parameter's type (or one instantiated with floating types) does; one whose floating type is only guessed
+     * from a math function it calls ({@link ClangUnit#GUESSED_FLOATING}) does only when a template parameter's value
+     * is in it: {@code static_cast<size_t>(std::log2(size.half))} in a method of a class template's nested struct,
+     * with {@code half} a {@code size_t} member that Clang leaves untyped in the pattern, converts a logarithm of an
+     * integer, as the same cast of a {@code size_t} parameter does (session 54, stftPitchShift's RFFT.h).
+     */
+    static boolean floatData(ClangUnit.Conversion c) {
+        if (!c.viaTemplate()) return false;
+        return !ClangUnit.GUESSED_FLOATING.equals(c.from()) || ClangUnit.templateParam(c.operand()) != null;
+    }
+
     /** Whether a function template of this file or of a header read in its parse has this name. */
     private static boolean templateNamed(ClangUnit unit, String name) {
         List<ClangUnit> units = new ArrayList<>(ClangIncludes.of(unit).values());

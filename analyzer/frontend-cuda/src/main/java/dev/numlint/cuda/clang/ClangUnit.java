@@ -69,36 +69,17 @@ public final class ClangUnit {
             "clampf",
             "umin",
             "umax");
-    /** Math functions of a floating argument: in a template pattern, a call of one is floating whatever T is. */
-    static final Set<String> FLOATING_MATH = Set.of(
-            "ceil",
-            "floor",
-            "round",
-            "rint",
-            "trunc",
-            "sqrt",
-            "exp",
-            "log",
-            "pow",
-            "fabs",
-            "sin",
-            "cos",
-            "tan",
-            "ceilf",
-            "floorf",
-            "roundf",
-            "rintf",
-            "truncf",
-            "sqrtf",
-            "expf",
-            "logf",
-            "powf",
-            "fabsf",
-            "sinf",
-            "cosf",
-            "tanf",
-            "nearbyint",
-            "nearbyintf");
+    /** The floating type of a dependent operand that calls a {@link #floatingMath} function ({@link #floatingType}). */
+    static final String GUESSED_FLOATING = "floating (template)";
+    /**
+     * Whether {@code name} is a function of the C math library ({@link dev.numlint.knowledge.NumericFacts#MATH_LIBRARY})
+     * or its float version: in a template pattern a call of one is floating whatever its argument is (C++'s {@code
+     * <cmath>} overloads return double for an integer argument: {@code std::log2(size.half)} of a {@code size_t}).
+     */
+    static boolean floatingMath(String name) {
+        java.util.Set<String> library = dev.numlint.knowledge.NumericFacts.MATH_LIBRARY;
+        return library.contains(name) || name.endsWith("f") && library.contains(name.substring(0, name.length() - 1));
+    }
 
     private final Path file;
     private final List<ClangNode> top;
@@ -474,11 +455,11 @@ public final class ClangUnit {
         if (inst != null) return inst;
         boolean[] fp = new boolean[1];
         (s == null ? op : s).forEach(n -> {
-            if (n.kind == CXCursor_OverloadedDeclRef && FLOATING_MATH.contains(n.spelling)) fp[0] = true;
-            if (n.kind == CXCursor_CallExpr && FLOATING_MATH.contains(n.spelling)) fp[0] = true;
+            if (n.kind == CXCursor_OverloadedDeclRef && floatingMath(n.spelling)) fp[0] = true;
+            if (n.kind == CXCursor_CallExpr && floatingMath(n.spelling)) fp[0] = true;
         });
         // the parameter's instantiations are not in view: floating, as its math says, of a type not known here
-        if (fp[0]) return "floating (template)";
+        if (fp[0]) return GUESSED_FLOATING;
         return null;
     }
 
