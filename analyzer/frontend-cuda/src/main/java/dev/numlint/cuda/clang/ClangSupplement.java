@@ -561,7 +561,9 @@ public final class ClangSupplement {
                             ClangSyntax.folded(c.operand()),
                             guarded,
                             ClangSyntax.folded(c.operand()) == null
-                                    && (ClangTemplateConversions.floatData(c) || ClangSyntax.floatData(c.operand())),
+                                    && (ClangTemplateConversions.floatData(c)
+                                            || ClangRecoveredOperands.of(c)
+                                            || ClangSyntax.floatData(c.operand())),
                             range[0] >= 0,
                             range[0],
                             range[1],

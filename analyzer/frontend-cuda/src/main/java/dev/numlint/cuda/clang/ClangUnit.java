@@ -507,13 +507,16 @@ public final class ClangUnit {
                 op = op.children.isEmpty() ? op : op.children.get(0);
             }
             String from = ClangSyntax.inTemplateParameter(n, fn.node()) ? "" : floatingType(op, fn);
+            String recovered = from == null && explicit ? ClangRecoveredOperands.floatingType(this, op, fn) : null;
+            if (recovered != null) from = recovered;
             if (from == null || from.isEmpty()) {
                 if (from == null && explicit && unsignedKind(n.canonKind))
                     ClangTemplates.operandUnseen(this, n, op, fn, n.canon, bytes(n.canonKind), out);
                 return;
             }
             ClangNode bare = strip(op);
-            boolean viaTemplate = !floating(op.canonKind) && (bare == null || !floating(bare.canonKind));
+            boolean viaTemplate =
+                    recovered == null && !floating(op.canonKind) && (bare == null || !floating(bare.canonKind));
             String how =
                     switch (n.kind) {
                         case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
