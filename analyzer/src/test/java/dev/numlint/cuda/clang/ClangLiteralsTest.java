@@ -59,7 +59,7 @@ class ClangLiteralsTest {
     }
 
     @Test
-    void onlyLargeTablesOfIntegersAreNotCopied() throws Exception {
+    void onlyLargeTablesOfNumbersOutsideFunctionsAreNotCopied() throws Exception {
         assertThat(Libclang.get())
                 .as("libclang loads: %s", Libclang.unavailable())
                 .isNotNull();
@@ -67,7 +67,11 @@ class ClangLiteralsTest {
         StringBuilder small = new StringBuilder();
         StringBuilder floats = new StringBuilder();
         StringBuilder named = new StringBuilder();
+        StringBuilder doubles = new StringBuilder();
+        StringBuilder rows = new StringBuilder();
         for (int i = 0; i < 3000; i++) {
+            doubles.append(-i).append(".25e-3, ");
+            rows.append("{{0, ").append(i).append("}, -411.602870, {168.48, .5}},\n");
             codes.append(String.format("0x%012xUL, /* %d */%n", 0x9e3779b97f4aL * i, i));
             floats.append(i).append(".5f, ");
             named.append(i % 7 == 0 ? "K" : Integer.toString(i)).append(", ");
@@ -79,7 +83,11 @@ class ClangLiteralsTest {
                 + "static const int small[] = {" + small + "};\n"
                 + "static const float weights[] = {" + floats + "};\n"
                 + "static const int named[] = {" + named + "};\n"
-                + "float f(int i) { return weights[i] * (float)(codes[i] & 0xffu) + small[3] + 0.5f; }\n";
+                + "static const double series[] = {" + doubles + "};\n"
+                + "struct term { int m[2]; double a; double b[2]; };\n"
+                + "static const struct term terms[] = {\n" + rows + "};\n"
+                + "float f(int i) { return weights[i] * (float)(codes[i] & 0xffu) + small[3] + 0.5f; }\n"
+                + "double g(int i) { static const double local[] = {" + doubles + "}; return local[i]; }\n";
         Path f = dir.resolve("t.c");
         byte[] text = src.getBytes(StandardCharsets.UTF_8);
         Files.write(f, text);
@@ -93,9 +101,19 @@ class ClangLiteralsTest {
                 if (c.kind == CXCursor_InitListExpr)
                     lists.add(top.spelling + "=" + c.children().size());
         }
-        // the 64-bit codes (48 KiB of text) and the 2-D int table are data; a small table, a floating one and one
-        // that names a macro are copied whole
-        assertThat(lists).containsExactly("codes=0", "nested=0", "small=100", "weights=3000", "named=3000");
+        // the 64-bit codes (48 KiB of text), the 2-D int table, a table of double literals and one of structures of
+        // numbers are data; a small table, one of float literals and one that names a macro are copied whole
+        assertThat(lists)
+                .containsExactly(
+                        "codes=0", "nested=0", "small=100", "weights=3000", "named=3000", "series=0", "terms=0");
+        // a table inside a function is copied whole
+        int[] local = {-1};
+        for (ClangNode top : u.top())
+            if (top.spelling.equals("g"))
+                top.forEach(n -> {
+                    if (n.kind == CXCursor_InitListExpr) local[0] = n.children().size();
+                });
+        assertThat(local[0]).isEqualTo(3000);
         List<Double> values = new ArrayList<>();
         for (ClangNode top : u.top())
             if (top.spelling.equals("f"))

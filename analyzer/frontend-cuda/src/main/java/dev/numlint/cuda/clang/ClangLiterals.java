@@ -20,8 +20,11 @@ import org.bytedeco.llvm.clang.CXType;
  *       #TABLE_BYTES} bytes of text holding only integer literals, signs, braces, commas and comments, for an
  *       array whose element type is an integer type. Its elements are not copied: no rule reads an integer
  *       constant of a table (nothing in it converts, rounds or accumulates), and a table of 48,000 literals cost
- *       more to copy than the rest of its translation unit to parse. A table of any floating type, or with any
- *       name or expression in it, is copied whole.
+ *       more to copy than the rest of its translation unit to parse. A table outside functions of double literals
+ *       (a number, or a structure of numbers, per element: libnova's 36,000 rows of lunar series coefficients ran
+ *       the Clang worker out of memory, session 54) is not copied either: no rule reads a constant table's
+ *       elements through the copy (its bounds come from libclang, {@link ClangWalker#constantTable}). A table with
+ *       a float literal ({@code 0.1f}), any name or expression in it, or inside a function, is copied whole.
  * </ul>
  */
 final class ClangLiterals {
@@ -105,16 +108,34 @@ final class ClangLiterals {
         if (n.kind != CXCursor_InitListExpr) return false;
         int start = n.offset, end = n.endOffset;
         if (start < 0 || end > text.length || end - start < TABLE_BYTES) return false;
-        if (!integersOnly(text, start, end)) return false;
+        boolean integers = integersOnly(text, start, end, false);
+        if (!integers && (inFunction(n) || !integersOnly(text, start, end, true))) return false;
         CXType t = clang_getCanonicalType(clang_getCursorType(c));
         while (t.kind() == CXType_ConstantArray || t.kind() == CXType_IncompleteArray) {
             t = clang_getCanonicalType(clang_getArrayElementType(t));
         }
-        return t.kind() >= CXType_Bool && t.kind() <= CXType_Int128;
+        if (integers) return t.kind() >= CXType_Bool && t.kind() <= CXType_Int128;
+        return t.kind() >= CXType_Bool && t.kind() <= CXType_LongDouble || t.kind() == CXType_Record;
     }
 
-    /** Only integer literals (with digit separators and suffixes), signs, braces, commas, space and comments. */
+    /** Whether {@code n} is below a function's definition (its parents are set as the walk copies it). */
+    private static boolean inFunction(ClangNode n) {
+        for (ClangNode p = n.parent; p != null; p = p.parent)
+            if (ClangUnit.FUNCTION_KINDS.contains(p.kind)) return true;
+        return false;
+    }
+
+    /** {@link #integersOnly(byte[], int, int, boolean)} without floating literals. */
     static boolean integersOnly(byte[] text, int start, int end) {
+        return integersOnly(text, start, end, false);
+    }
+
+    /**
+     * Only integer literals (with digit separators and suffixes), signs, braces, commas, space and comments; with
+     * {@code floating}, double literals too ({@code -411.602870}, {@code 1e-3}; one with an {@code f} suffix is not:
+     * a float literal in a double table is NL014's).
+     */
+    static boolean integersOnly(byte[] text, int start, int end, boolean floating) {
         int i = start;
         while (i < end) {
             int ch = text[i] & 0xff;
@@ -135,8 +156,9 @@ final class ClangLiterals {
                 i = close + 2;
             } else if (ch == '/' && i + 1 < end && text[i + 1] == '/') {
                 while (i < end && text[i] != '\n') i++;
-            } else if (ch >= '0' && ch <= '9') {
-                i = integerToken(text, i, end);
+            } else if (ch >= '0' && ch <= '9' || floating && ch == '.') {
+                int k = ch == '.' ? -1 : integerToken(text, i, end);
+                i = k < 0 && floating ? doubleToken(text, i, end) : k;
                 if (i < 0) return false;
             } else {
                 return false; // a name, a cast, a floating literal, a string, a macro
@@ -179,6 +201,37 @@ final class ClangLiterals {
         int s = i;
         while (i < end && "uUlLzZ".indexOf(text[i] & 0xff) >= 0) i++;
         if (i - s > 3 || i - s > 0 && !suffix(new String(text, s, i - s, StandardCharsets.ISO_8859_1))) return -1;
+        if (i < end && (Character.isLetterOrDigit(text[i] & 0xff) || text[i] == '_' || text[i] == '.')) return -1;
+        return i;
+    }
+
+    /**
+     * The end of the double literal that starts at {@code i} (a digit or a point): digits, a point, digits, an
+     * exponent with its sign, no suffix but {@code l}/{@code L}; -1 where the token there is not one.
+     */
+    static int doubleToken(byte[] text, int i, int end) {
+        int digits = 0;
+        while (i < end && text[i] >= '0' && text[i] <= '9') {
+            i++;
+            digits++;
+        }
+        if (i < end && text[i] == '.') i++;
+        while (i < end && text[i] >= '0' && text[i] <= '9') {
+            i++;
+            digits++;
+        }
+        if (digits == 0) return -1;
+        if (i < end && (text[i] == 'e' || text[i] == 'E')) {
+            i++;
+            if (i < end && (text[i] == '+' || text[i] == '-')) i++;
+            int e = 0;
+            while (i < end && text[i] >= '0' && text[i] <= '9') {
+                i++;
+                e++;
+            }
+            if (e == 0) return -1;
+        }
+        if (i < end && (text[i] == 'l' || text[i] == 'L')) i++;
         if (i < end && (Character.isLetterOrDigit(text[i] & 0xff) || text[i] == '_' || text[i] == '.')) return -1;
         return i;
     }
