@@ -226,6 +226,9 @@ final class ClangGuards {
                     if (g != null) return g;
                 }
                 Clamp clamp = conditionalClamp(unit, s, usr);
+                // a hand-written absolute value bounds from below only, whatever clamps came before it
+                Clamp flip = clamp == null ? ClangSignFlips.of(unit, p, k, usr) : null;
+                if (flip != null) return flip.describe();
                 if (clamp != null) {
                     // the other side clamped by an earlier statement of the block, before any other write of usr:
                     // both bounds are known (if (x > M) x = M; after if (x < 0) x = 0;)

@@ -1,0 +1,107 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+/**
+ * A hand-written absolute value before a use: {@code if (a < 0) a = -a;}, or through a flag set from the same test
+ * ({@code isneg = (a < 0); if (isneg) a = -a;}, XEphem's sexagesimal formatter, session 54), or with {@code a *= -1}.
+ * After it the variable is never negative: a guard from below for its conversions ({@link ClangGuards}), as {@code if
+ * (a < 0) a = 0;} is. Only the certain case: an {@code if} without {@code else} whose branch is that one assignment, a
+ * test of the variable against 0 on the negative side, and for a flag, its definition earlier in the same block with
+ * neither the flag nor the variable written in between.
+ */
+final class ClangSignFlips {
+    private ClangSignFlips() {}
+
+    /**
+     * The guard the statement {@code k} of {@code block} gives {@code usr} when it is such a sign flip, as {@link
+     * ClangGuards.Clamp} (a lower bound only), or null.
+     */
+    static ClangGuards.Clamp of(ClangUnit unit, ClangNode block, int k, ClangGuards.Path usr) {
+        ClangNode s = block.children.get(k);
+        if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
+        ClangNode then = s.children.get(1);
+        if (then.kind == CXCursor_CompoundStmt) {
+            if (then.children.size() != 1) return null;
+            then = then.children.get(0);
+        }
+        if (!negates(then, usr)) return null;
+        ClangNode test = s.children.get(0);
+        if (ClangGuards.writes(test, usr)) return null;
+        if (negativeSide(test, usr.key())) return new ClangGuards.Clamp(unit.text(test), test.line, -1);
+        // a flag: if (isneg) with isneg = (a < 0) earlier in the block
+        ClangNode flag = bare(test);
+        if (flag == null || flag.kind != CXCursor_DeclRefExpr || flag.refUsr == null) return null;
+        ClangGuards.Path f = new ClangGuards.Path(flag.refUsr, java.util.Set.of(), false);
+        for (int j = k - 1; j >= 0; j--) {
+            ClangNode d = block.children.get(j);
+            ClangNode value = definition(d, flag.refUsr);
+            if (value != null) {
+                if (!negativeSide(value, usr.key()) || ClangGuards.writes(value, usr)) return null;
+                return new ClangGuards.Clamp(unit.text(value), value.line, -1);
+            }
+            if (ClangGuards.writes(d, f) || ClangGuards.writes(d, usr)) return null;
+        }
+        return null;
+    }
+
+    /** Whether {@code e} is {@code x = -x} or {@code x *= -1} for the variable, member or element {@code usr}. */
+    private static boolean negates(ClangNode e, ClangGuards.Path usr) {
+        ClangNode n = strip(e);
+        if (n == null || n.children.size() != 2 || !usr.key().equals(ClangGuards.Path.key(n.children.get(0))))
+            return false;
+        ClangNode rhs = strip(n.children.get(1));
+        if (rhs == null) return false;
+        if (n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")) {
+            ClangNode r = bare(rhs);
+            return r != null
+                    && r.kind == CXCursor_UnaryOperator
+                    && r.spelling.equals("-")
+                    && r.children.size() == 1
+                    && usr.key().equals(ClangGuards.Path.key(r.children.get(0)));
+        }
+        if (n.kind == CXCursor_CompoundAssignOperator && n.spelling.equals("*=")) {
+            Double c = constant(rhs);
+            return c != null && c == -1;
+        }
+        return false;
+    }
+
+    /** Whether the test holds only where {@code key} is negative or zero: {@code x < 0}, {@code x <= 0}, {@code 0 > x}. */
+    private static boolean negativeSide(ClangNode test, String key) {
+        ClangNode t = bare(test);
+        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return false;
+        ClangNode a = t.children.get(0), b = t.children.get(1);
+        Double za = constant(a), zb = constant(b);
+        return switch (t.spelling) {
+            case "<", "<=" -> zb != null && zb == 0 && key.equals(ClangGuards.Path.key(bare(a)));
+            case ">", ">=" -> za != null && za == 0 && key.equals(ClangGuards.Path.key(bare(b)));
+            default -> false;
+        };
+    }
+
+    /** The value statement {@code s} gives the local {@code usr} when it defines it ({@code int f = (a < 0);}). */
+    private static ClangNode definition(ClangNode s, String usr) {
+        if (s.kind == CXCursor_DeclStmt) {
+            for (ClangNode d : s.children)
+                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr) && !d.children.isEmpty())
+                    return d.children.get(d.children.size() - 1);
+            return null;
+        }
+        ClangNode e = strip(s);
+        if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
+            ClangNode l = strip(e.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) return e.children.get(1);
+        }
+        return null;
+    }
+
+    /** {@code e} without parentheses and implicit conversions (an int flag tested as a bool, a float widened). */
+    private static ClangNode bare(ClangNode e) {
+        ClangNode n = strip(e);
+        for (int d = 0; d < 8 && n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1; d++)
+            n = strip(n.children.get(0));
+        return n;
+    }
+}
