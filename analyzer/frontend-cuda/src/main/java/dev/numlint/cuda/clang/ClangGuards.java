@@ -113,6 +113,8 @@ final class ClangGuards {
             if (n.spelling.equals("-")) {
                 String ordered = orderedBy(unit, n, a, b);
                 if (ordered != null) return ordered;
+                String fraction = ClangFractions.of(unit, n, a, b);
+                if (fraction != null) return fraction;
             }
             if (n.spelling.equals("+") || n.spelling.equals("-")) {
                 boolean ca = constant(a) != null || strip(a) != null && strip(a).value != null;

@@ -1,0 +1,104 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.Set;
+
+/**
+ * A fractional part, never negative: {@code x - floor(x)}, or {@code x - (int)x} of an {@code x} that is never
+ * negative, with the integer part written in the difference or kept in a variable or member set just before ({@code
+ * degrees = fabs(degrees); dms->degrees = (int)degrees; dtemp = 60 * (degrees - dms->degrees);}, libnova's degrees to
+ * degrees-minutes-seconds, session 54). A guard from below for the conversions of what the difference scales ({@link
+ * ClangGuards}). Only the certain case: the same variable or member on both sides, and nothing between the integer
+ * part's definition and the difference writes either.
+ */
+final class ClangFractions {
+    private ClangFractions() {}
+
+    private static final Set<String> FLOORS = Set.of("floor", "floorf", "floorl");
+    private static final Set<String> TRUNCATIONS = Set.of("trunc", "truncf", "truncl");
+
+    /** The guard the difference {@code d} = {@code a - b} is as a fractional part, or null. */
+    static String of(ClangUnit unit, ClangNode d, ClangNode a, ClangNode b) {
+        ClangNode x = strip(a);
+        if (x == null || !floating(x.canonKind)) return null;
+        String key = ClangGuards.Path.key(x);
+        ClangNode whole = strip(b);
+        if (key == null || whole == null) return null;
+        Boolean floor = integerPart(whole, key);
+        if (floor == null) {
+            ClangGuards.Path kept = ClangGuards.Path.of(whole);
+            ClangNode value = kept == null ? null : definition(d, kept, ClangGuards.Path.of(x));
+            floor = value == null ? null : integerPart(strip(value), key);
+        }
+        if (floor == null) return null;
+        if (!floor) {
+            ClangUnit.Function fn = unit.functionOf(d);
+            if (fn == null || unit.interval(x, fn)[0] < 0) return null;
+        }
+        return "the fractional part '" + unit.text(d) + "' (line " + d.line + ")";
+    }
+
+    /**
+     * Whether {@code e} is the integer part of the variable {@code key}: true for its floor, false for its truncation
+     * (an explicit conversion to an integer type, {@code trunc}), null for anything else.
+     */
+    private static Boolean integerPart(ClangNode e, String key) {
+        if (e == null) return null;
+        if (isExplicitCast(e) && integral(e.canonKind)) {
+            ClangNode o = strip(operandOf(e));
+            return o != null && key.equals(ClangGuards.Path.key(o)) ? Boolean.FALSE : null;
+        }
+        if (e.kind == CXCursor_CallExpr) {
+            String name = callee(e).replace("std::", "");
+            java.util.List<ClangNode> args = arguments(e);
+            if (args.size() != 1 || args.get(0) == null || !key.equals(ClangGuards.Path.key(strip(args.get(0)))))
+                return null;
+            if (FLOORS.contains(name)) return Boolean.TRUE;
+            if (TRUNCATIONS.contains(name)) return Boolean.FALSE;
+        }
+        return null;
+    }
+
+    /**
+     * The value the nearest earlier statement of an enclosing block assigns to {@code kept} before {@code at}, when
+     * no statement between writes {@code kept} or {@code x}; null otherwise.
+     */
+    private static ClangNode definition(ClangNode at, ClangGuards.Path kept, ClangGuards.Path x) {
+        if (x == null) return null;
+        ClangNode c = at;
+        for (ClangNode p = at.parent; p != null; c = p, p = p.parent) {
+            if (FUNCTIONS.contains(p.kind)) return null;
+            if (p.kind != CXCursor_CompoundStmt) {
+                if (isLoop(p)) return null; // a back edge could bring another value
+                continue;
+            }
+            int i = p.children.indexOf(c);
+            for (int k = i - 1; k >= 0; k--) {
+                ClangNode s = p.children.get(k);
+                ClangNode value = assigned(s, kept.key());
+                if (value != null) return value;
+                if (ClangGuards.writes(s, kept) || ClangGuards.writes(s, x)) return null;
+            }
+        }
+        return null;
+    }
+
+    private static final Set<Integer> FUNCTIONS = ClangUnit.FUNCTION_KINDS;
+
+    /** The value {@code s} assigns to {@code key} ({@code k = v;} or {@code int k = v;}), or null. */
+    private static ClangNode assigned(ClangNode s, String key) {
+        if (s.kind == CXCursor_DeclStmt) {
+            for (ClangNode v : s.children)
+                if (v.kind == CXCursor_VarDecl && key.equals(v.usr) && !v.children.isEmpty())
+                    return v.children.get(v.children.size() - 1);
+            return null;
+        }
+        ClangNode e = strip(s);
+        if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
+            if (key.equals(ClangGuards.Path.key(e.children.get(0)))) return e.children.get(1);
+        }
+        return null;
+    }
+}
