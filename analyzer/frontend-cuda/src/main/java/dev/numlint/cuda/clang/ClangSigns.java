@@ -306,11 +306,27 @@ final class ClangSigns {
      * subscript operator's ({@code q[1] * q[1]} of a vector class, session 52: an accessor, one value).
      */
     private boolean square(ClangNode a, ClangNode b) {
-        String x = squash(unit.text(strip(a)));
-        if (x.isEmpty() || x.contains("(") || !x.equals(squash(unit.text(strip(b))))) return false;
+        a = widened(a);
+        b = widened(b);
+        String x = squash(unit.text(a));
+        if (x.isEmpty() || x.contains("(") || !x.equals(squash(unit.text(b)))) return false;
         boolean[] call = new boolean[1];
         a.forEach(n -> call[0] |= n.kind == CXCursor_CallExpr && !"operator[]".equals(n.spelling));
         return !call[0];
+    }
+
+    /**
+     * {@code e} without parentheses, implicit conversions and explicit conversions to a floating type, which keep the
+     * sign ({@code (double) g_x * g_x} is a square, Image-Cutout-CUDA's Sobel magnitude, session 54).
+     */
+    private static ClangNode widened(ClangNode e) {
+        ClangNode n = strip(e);
+        for (int d = 0; d < 8 && n != null; d++) {
+            if (n.kind == CXCursor_ParenExpr && n.children.size() == 1) n = strip(n.children.get(0));
+            else if (ClangSyntax.isExplicitCast(n) && floating(n.canonKind)) n = strip(ClangSyntax.operandOf(n));
+            else break;
+        }
+        return n;
     }
 
     /**
