@@ -148,6 +148,7 @@ public final class PtxAnalyzer implements Analyzer {
                         new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
             }
         }
+        tally.droppedNotices().forEach(sink::notify);
         Notification layer = compile ? tally.summary() : null;
         if (layer != null) sink.notify(layer);
         Notification unresolved = compile ? tally.archNotice(ctx.cudaArch()) : null;
@@ -319,7 +320,7 @@ public final class PtxAnalyzer implements Analyzer {
                 PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 boolean notBuilt = bc.notCompiledReason() != null;
                 List<Notification> notes = notBuilt ? notBuilt(r.notifications()) : r.notifications();
-                notes.forEach(sink::notify);
+                for (Notification n : notes) if (!tally.dropped(n)) sink.notify(n);
                 if (r.noDeviceCode()) {
                     noDevice.incrementAndGet();
                     ctx.addPtxUnit(rel, true); // no device code: nothing of it is emitted

@@ -228,6 +228,41 @@ final class PtxTally {
         return Reason.OTHER;
     }
 
+    /** The files of each {@code nvcc-flag-dropped} message (sorted when reported: units run in parallel). */
+    private final Map<String, List<String>> dropped = new java.util.TreeMap<>();
+
+    /**
+     * Keeps an {@code nvcc-flag-dropped} notice to be reported once per flag ({@link #droppedNotices}): true when
+     * {@code n} is one (a build's flags repeat in every unit: nbody's 14 flags gave 54 notices, session 54).
+     */
+    synchronized boolean dropped(Notification n) {
+        if (!n.id().equals("nvcc-flag-dropped")) return false;
+        dropped.computeIfAbsent(n.message(), k -> new ArrayList<>()).add(n.file());
+        return true;
+    }
+
+    /** One notice per dropped flag: the unit's own when one unit dropped it, else the units counted and named. */
+    synchronized List<Notification> droppedNotices() {
+        List<Notification> out = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : dropped.entrySet()) {
+            List<String> files = new ArrayList<>(e.getValue());
+            files.sort(Comparator.nullsFirst(Comparator.naturalOrder()));
+            if (files.size() == 1) {
+                out.add(new Notification(files.get(0), 0, Level.NOTE, "nvcc-flag-dropped", e.getKey()));
+                continue;
+            }
+            List<String> named = files.subList(0, Math.min(3, files.size()));
+            String more = files.size() > named.size() ? " and " + (files.size() - named.size()) + " more" : "";
+            out.add(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "nvcc-flag-dropped",
+                    e.getKey() + " (" + files.size() + " units: " + String.join(", ", named) + more + ")"));
+        }
+        return out;
+    }
+
     /** Whether an {@code nvcc-flag-dropped} notice of the unit dropped an include directory outside the tree. */
     static boolean droppedIncludeDir(List<Notification> notes) {
         for (Notification n : notes) {

@@ -22,6 +22,27 @@ class PtxTallyTest {
     }
 
     @Test
+    void aFlagDroppedInEveryUnitIsOneNoticeThatCountsAndNamesTheUnits() {
+        PtxTally t = new PtxTally();
+        String outside = "nvcc flag '-I/opt/glfw/include' was not passed to nvcc: the directory lies outside";
+        String once = "nvcc flag '-I/src/missing' was not passed to nvcc: the directory does not exist";
+        for (String u : List.of("e.cu", "d.cu", "c.cu", "b.cu", "a.cu")) {
+            assertThat(t.dropped(new Notification(u, 0, Level.NOTE, "nvcc-flag-dropped", outside)))
+                    .isTrue();
+        }
+        assertThat(t.dropped(new Notification("k.cu", 0, Level.NOTE, "nvcc-flag-dropped", once)))
+                .isTrue();
+        assertThat(t.dropped(new Notification("k.cu", 0, Level.WARNING, "nvcc-failed", "nvcc -ptx failed")))
+                .isFalse();
+        List<Notification> n = t.droppedNotices();
+        assertThat(n).hasSize(2);
+        assertThat(n.get(0).file()).isNull();
+        assertThat(n.get(0).message()).isEqualTo(outside + " (5 units: a.cu, b.cu, c.cu and 2 more)");
+        assertThat(n.get(1).file()).isEqualTo("k.cu");
+        assertThat(n.get(1).message()).isEqualTo(once);
+    }
+
+    @Test
     void theSummaryNamesTheMissingHeadersAndTheStepForALibraryTheToolkitLacks() {
         PtxTally t = new PtxTally();
         t.compiled();
