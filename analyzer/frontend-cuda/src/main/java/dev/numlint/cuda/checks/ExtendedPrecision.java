@@ -21,7 +21,7 @@ import dev.numlint.rules.RuleCatalog;
  * 49: 29 declarations in one library's functions, all judged deliberate). In a
  * routine whose double twin the tree declares, the project's long double variant of it, every long double is a note
  * ({@link #review}). The members of one class (fields, methods) are one choice too: the class's first long double is
- * the warning, the others notes naming its line.
+ * the warning, the others notes naming its line. The variables of one declaration at file scope are one warning too.
  */
 @AutoService(CudaCheck.class)
 public final class ExtendedPrecision implements CudaCheck {
@@ -61,6 +61,13 @@ public final class ExtendedPrecision implements CudaCheck {
                 // reported once (session 49: 29 warnings of one astronomy library, several per function)
                 impact = Impact.bounded(
                         "the function computes in long double already (line " + before + "): one warning per function");
+            } else if (facts.function == null
+                    && !out.firstInFile("NL005|declaration " + l.site().line())) {
+                // the variables of one declaration at file scope (static long double c_JD = 0.0, c_longitude =
+                // 0.0, ...;) are one choice: the declaration is reported once (session 54: four warnings of one line)
+                impact =
+                        Impact.bounded("declared with the long double reported at the start of this line's declaration:"
+                                + " one warning per declaration");
             } else if (owner(facts, l) != null) {
                 // the members of one class (its fields, its methods) hold long double by one choice: the class is
                 // reported once (session 51: a units library's converter, 13 warnings in one class)
