@@ -228,6 +228,10 @@ final class ClangGuards {
                     if (g != null) return g;
                 }
                 Clamp clamp = conditionalClamp(unit, s, usr);
+                Clamp wrap = clamp == null ? ClangWrapLoops.of(unit, p, k, usr) : null;
+                // a wrap from below after a bound from above may add past that bound: its lower bound alone
+                if (wrap != null && wrap.side() < 0) return wrap.describe();
+                if (wrap != null) clamp = wrap;
                 // a hand-written absolute value bounds from below only, whatever clamps came before it
                 Clamp flip = clamp == null ? ClangSignFlips.of(unit, p, k, usr) : null;
                 if (flip != null) return flip.describe();
@@ -237,6 +241,8 @@ final class ClangGuards {
                     for (int k2 = k - 1; k2 >= 0 && clamp.side() != 0; k2--) {
                         ClangNode s2 = p.children.get(k2);
                         Clamp other = conditionalClamp(unit, s2, usr);
+                        // a wrap from above after one from below keeps its lower bound (ClangWrapLoops)
+                        if (other == null && clamp.side() > 0) other = ClangWrapLoops.of(unit, p, k2, usr);
                         if (other != null && other.side() == -clamp.side())
                             return BOTH + other.test() + "' (line " + other.line() + ") and '" + clamp.test()
                                     + "' (line " + clamp.line() + ")";

@@ -1,0 +1,75 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+/**
+ * A loop that wraps a value into range before it is used: {@code while (time_ < 0.0) time_ += TABLE_SIZE;} leaves
+ * {@code time_ >= 0}, {@code while (time_ >= TABLE_SIZE) time_ -= TABLE_SIZE;} leaves {@code time_ < TABLE_SIZE}
+ * (a wavetable oscillator's phase, STK's {@code SineWave::tick}, session 54: five false NL001 errors). The loop is
+ * left only where its test fails, so the test's negation holds after it: a conditional clamp's guard ({@link
+ * ClangGuards}). Only the certain case: a {@code while} whose body is one update of the variable ({@code +=} below,
+ * {@code -=} above), tested against a constant or against the very value it subtracts, so that an earlier lower
+ * bound of 0 survives the loop that wraps from above.
+ */
+final class ClangWrapLoops {
+    private ClangWrapLoops() {}
+
+    /**
+     * The guard the statement {@code k} of {@code block} gives {@code usr} when it is such a loop, as a {@link
+     * ClangGuards.Clamp} (side -1: from below, +1: from above), or null.
+     */
+    static ClangGuards.Clamp of(ClangUnit unit, ClangNode block, int k, ClangGuards.Path usr) {
+        ClangNode s = block.children.get(k);
+        if (s.kind != CXCursor_WhileStmt || s.children.size() != 2) return null;
+        ClangNode body = s.children.get(1);
+        if (body.kind == CXCursor_CompoundStmt) {
+            if (body.children.size() != 1) return null;
+            body = body.children.get(0);
+        }
+        ClangNode update = strip(body);
+        if (update == null
+                || update.kind != CXCursor_CompoundAssignOperator
+                || update.children.size() != 2
+                || !usr.key().equals(ClangGuards.Path.key(update.children.get(0)))) return null;
+        boolean adds = update.spelling.equals("+=");
+        if (!adds && !update.spelling.equals("-=")) return null;
+        ClangNode test = bare(s.children.get(0));
+        if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) return null;
+        String op = test.spelling;
+        ClangNode bound;
+        boolean below; // the loop runs while the value is below its bound
+        if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(0))))) {
+            bound = test.children.get(1);
+            below = op.equals("<") || op.equals("<=");
+            if (!below && !op.equals(">") && !op.equals(">=")) return null;
+        } else if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(1))))) {
+            bound = test.children.get(0);
+            below = op.equals(">") || op.equals(">=");
+            if (!below && !op.equals("<") && !op.equals("<=")) return null;
+        } else {
+            return null;
+        }
+        // below its bound it must grow, above it shrink: the loop that runs the other way never ends or never runs
+        if (below != adds || ClangGuards.writes(s.children.get(0), usr)) return null;
+        Double c = constant(bound);
+        if (below) {
+            // x < B, x += step: x >= B after it; a lower bound of 0 or more is the one a conversion needs
+            return c != null && c >= 0 ? new ClangGuards.Clamp(unit.text(s.children.get(0)), s.line, -1) : null;
+        }
+        // x >= M, x -= M: x < M after it, and x - M >= 0 where it ran, so a lower bound of 0 before it holds still
+        String m = squash(unit.text(bare(bound)));
+        if (m.isEmpty() || !m.equals(squash(unit.text(bare(update.children.get(1)))))) return null;
+        ClangGuards.Path limit = ClangGuards.Path.of(bare(bound));
+        if (c == null && (limit == null || ClangGuards.writes(s, limit))) return null;
+        return new ClangGuards.Clamp(unit.text(s.children.get(0)), s.line, 1);
+    }
+
+    /** {@code e} without parentheses and implicit conversions. */
+    private static ClangNode bare(ClangNode e) {
+        ClangNode n = strip(e);
+        for (int d = 0; d < 8 && n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1; d++)
+            n = strip(n.children.get(0));
+        return n;
+    }
+}
