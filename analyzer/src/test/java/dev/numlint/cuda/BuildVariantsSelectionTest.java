@@ -82,6 +82,38 @@ class BuildVariantsSelectionTest {
                 .endsWith("its headers are analyzed once, in the first variant, and the PTX layer compiles only that");
     }
 
+    /**
+     * A shared library's objects beside the static ones ({@code -Dlib_EXPORTS}), a define no file uses: one notice
+     * for every file alike, that counts and names them (session 54: 88 notices in one tree).
+     */
+    @Test
+    void variantsThatChangeNothingAreOneNoticeForAllFiles(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        StringBuilder db = new StringBuilder("[");
+        for (String name : List.of("d.c", "c.c", "b.c", "a.c")) {
+            Files.writeString(src.resolve(name), "double f_" + name.charAt(0) + "(double x) { return x * 2; }\n");
+            for (String flags : List.of("", "-Dlib_EXPORTS")) {
+                if (db.length() > 1) db.append(",\n");
+                String entry = CompileDatabases.of(src, flags, name);
+                db.append(entry, 1, entry.length() - 1);
+            }
+        }
+        Files.writeString(src.resolve("compile_commands.json"), db.append("]").toString());
+        ScanResult r = Scanner.scan(ScanOptions.builder(src)
+                .analyzers(Analyzers.load())
+                .cacheDir(dir.resolve("cache"))
+                .build());
+        assertThat(r.notifications().stream().filter(n -> n.id().equals("build-variants")))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.file()).isNull();
+                    assertThat(n.message())
+                            .startsWith("4 files: the compilation database compiles each in 2 variants")
+                            .contains("-Dlib_EXPORTS")
+                            .endsWith("(a.c, b.c, c.c and 1 more)");
+                });
+    }
+
     /** One object per model, five models: three more analyses of the unit, the fifth model's named as capped. */
     @Test
     void atMostThreeMoreVariantsPerUnit(@TempDir Path dir) throws Exception {

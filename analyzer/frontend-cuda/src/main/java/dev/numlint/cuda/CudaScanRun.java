@@ -59,6 +59,8 @@ final class CudaScanRun {
     final Map<Path, Map<String, IncludedFrom>> headerContexts = new ConcurrentHashMap<>();
     /** The macros each compiled unit's own text defines ({@link UnitHeaders}), by path. */
     final Map<Path, Set<String>> unitDefines = new ConcurrentHashMap<>();
+    /** The build-variants notices that change nothing, by their text without the entry's place ({@link BuildVariants}). */
+    final Map<String, Map<String, String>> sameVariants = new ConcurrentHashMap<>();
     /** The names each listed header's conditions test ({@link IncludedSources#conditionNames}), by real path. */
     final Map<Path, Set<String>> conditionNames = new ConcurrentHashMap<>();
     /**

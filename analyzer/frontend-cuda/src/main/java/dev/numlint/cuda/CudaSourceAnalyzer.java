@@ -242,6 +242,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (scope != null) scope.report(sink);
         run.flushIncludedByName(sink);
         run.flushLeftOut(sink);
+        BuildVariants.flushVariants(run, sink);
         treeFiles = UnreachableCode.tree(ctx, all, run.included.keySet());
         dev.numlint.model.Timings.line("cuda-source " + stats);
         Notification undefined = run.undefinedTypes.summary(databaseGiven);
@@ -312,6 +313,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         CudaScanRun run = new CudaScanRun(ctx, List.of(file), includeExtensions, extensionsSet, maxHeaderBytes);
         analyzeFile(run, new ProjectHeaders(run), file, sink, null);
         run.flushIncludedByName(sink);
+        BuildVariants.flushVariants(run, sink);
     }
 
     /**
