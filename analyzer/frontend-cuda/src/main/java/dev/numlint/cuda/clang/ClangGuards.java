@@ -441,7 +441,8 @@ final class ClangGuards {
                 || last.kind == CXCursor_BreakStmt
                 || last.kind == CXCursor_ReturnStmt
                 || last.kind == CXCursor_GotoStmt
-                || last.kind == CXCursor_CXXThrowExpr;
+                || last.kind == CXCursor_CXXThrowExpr
+                || ClangErrorExits.handler(last) != null;
     }
 
     private static String exit(ClangNode s) {
@@ -451,7 +452,8 @@ final class ClangGuards {
             case CXCursor_BreakStmt -> "'break'";
             case CXCursor_ReturnStmt -> "'return'";
             case CXCursor_GotoStmt -> "'goto'";
-            default -> "'throw'";
+            case CXCursor_CXXThrowExpr -> "'throw'";
+            default -> ClangErrorExits.describe(last);
         };
     }
 
