@@ -769,12 +769,19 @@ final class ClangSites {
         List<MathCall> out = new ArrayList<>();
         for (ClangUnit.Function fn : unit.functions()) {
             fn.node().forEach(n -> {
-                if (n.kind != CXCursor_CallExpr || !floating(n.canonKind)) return;
+                if (n.kind != CXCursor_CallExpr) return;
                 String name = callee(n);
                 String base = name.startsWith("std::") ? name.substring(5) : name;
                 if (ClangUnit.APPROXIMATE_INTRINSICS.contains(base)) return; // ClangUnit#intrinsics
                 List<ClangNode> args = arguments(n);
-                boolean floatArg = !args.isEmpty() && args.get(0).canonKind == CXType_Float;
+                // in a template pattern, sin(ang) of a T that an instantiation binds to float: sinf there
+                boolean instantiated = !floating(n.canonKind)
+                        && ClangUnit.floatingMath(base)
+                        && args.size() == 1
+                        && args.get(0) != null
+                        && ClangUnit.instantiatedFloat(args.get(0), fn);
+                if (!floating(n.canonKind) && !instantiated) return;
+                boolean floatArg = instantiated || !args.isEmpty() && args.get(0).canonKind == CXType_Float;
                 String mapped = null;
                 if (fn.device()) {
                     String f = base.endsWith("f") ? base : floatArg ? base + "f" : null;
