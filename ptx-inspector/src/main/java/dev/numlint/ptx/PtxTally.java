@@ -251,14 +251,12 @@ final class PtxTally {
                 out.add(new Notification(files.get(0), 0, Level.NOTE, "nvcc-flag-dropped", e.getKey()));
                 continue;
             }
-            List<String> named = files.subList(0, Math.min(3, files.size()));
-            String more = files.size() > named.size() ? " and " + (files.size() - named.size()) + " more" : "";
             out.add(new Notification(
                     null,
                     0,
                     Level.NOTE,
                     "nvcc-flag-dropped",
-                    e.getKey() + " (" + files.size() + " units: " + String.join(", ", named) + more + ")"));
+                    e.getKey() + " (" + files.size() + " units: " + dev.numlint.rules.Quote.firstOf(files, 3) + ")"));
         }
         return out;
     }

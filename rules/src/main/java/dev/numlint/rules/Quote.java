@@ -27,6 +27,16 @@ public final class Quote {
 
     private Quote() {}
 
+    /**
+     * The first {@code shown} of {@code names}, comma-separated, and how many more ("a.c, b.c, c.c and 2 more"): the
+     * files a notice folded for many names.
+     */
+    public static String firstOf(java.util.List<String> names, int shown) {
+        java.util.List<String> first = names.subList(0, Math.min(shown, names.size()));
+        String more = names.size() > first.size() ? " and " + (names.size() - first.size()) + " more" : "";
+        return String.join(", ", first) + more;
+    }
+
     /** {@code text} on one line, at most {@link #EXPRESSION} characters. */
     public static String expression(String text) {
         return shorten(text, EXPRESSION);

@@ -137,15 +137,13 @@ final class BuildVariants {
                 continue;
             }
             List<String> names = new ArrayList<>(files.keySet());
-            List<String> named = names.subList(0, Math.min(3, names.size()));
-            String more = names.size() > named.size() ? " and " + (names.size() - named.size()) + " more" : "";
             sink.notify(new Notification(
                     null,
                     0,
                     Level.NOTE,
                     "build-variants",
                     names.size() + " files: " + e.getKey().replaceFirst("compiles this file in", "compiles each in")
-                            + " (" + String.join(", ", named) + more + ")"));
+                            + " (" + dev.numlint.rules.Quote.firstOf(names, 3) + ")"));
         }
         run.sameVariants.clear();
     }

@@ -88,7 +88,7 @@ final class ClangFractions {
     private static final Set<Integer> FUNCTIONS = ClangUnit.FUNCTION_KINDS;
 
     /** The value {@code s} assigns to {@code key} ({@code k = v;} or {@code int k = v;}), or null. */
-    private static ClangNode assigned(ClangNode s, String key) {
+    static ClangNode assigned(ClangNode s, String key) {
         if (s.kind == CXCursor_DeclStmt) {
             for (ClangNode v : s.children)
                 if (v.kind == CXCursor_VarDecl && key.equals(v.usr) && !v.children.isEmpty())

@@ -21,12 +21,8 @@ final class ClangSignFlips {
     static ClangGuards.Clamp of(ClangUnit unit, ClangNode block, int k, ClangGuards.Path usr) {
         ClangNode s = block.children.get(k);
         if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
-        ClangNode then = s.children.get(1);
-        if (then.kind == CXCursor_CompoundStmt) {
-            if (then.children.size() != 1) return null;
-            then = then.children.get(0);
-        }
-        if (!negates(then, usr)) return null;
+        ClangNode then = soleStatement(s.children.get(1));
+        if (then == null || !negates(then, usr)) return null;
         ClangNode test = s.children.get(0);
         if (ClangGuards.writes(test, usr)) return null;
         if (negativeSide(test, usr.key())) return new ClangGuards.Clamp(unit.text(test), test.line, -1);
@@ -36,7 +32,7 @@ final class ClangSignFlips {
         ClangGuards.Path f = new ClangGuards.Path(flag.refUsr, java.util.Set.of(), false);
         for (int j = k - 1; j >= 0; j--) {
             ClangNode d = block.children.get(j);
-            ClangNode value = definition(d, flag.refUsr);
+            ClangNode value = ClangFractions.assigned(d, flag.refUsr);
             if (value != null) {
                 if (!negativeSide(value, usr.key()) || ClangGuards.writes(value, usr)) return null;
                 return new ClangGuards.Clamp(unit.text(value), value.line, -1);
@@ -79,29 +75,5 @@ final class ClangSignFlips {
             case ">", ">=" -> za != null && za == 0 && key.equals(ClangGuards.Path.key(bare(b)));
             default -> false;
         };
-    }
-
-    /** The value statement {@code s} gives the local {@code usr} when it defines it ({@code int f = (a < 0);}). */
-    private static ClangNode definition(ClangNode s, String usr) {
-        if (s.kind == CXCursor_DeclStmt) {
-            for (ClangNode d : s.children)
-                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr) && !d.children.isEmpty())
-                    return d.children.get(d.children.size() - 1);
-            return null;
-        }
-        ClangNode e = strip(s);
-        if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
-            ClangNode l = strip(e.children.get(0));
-            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) return e.children.get(1);
-        }
-        return null;
-    }
-
-    /** {@code e} without parentheses and implicit conversions (an int flag tested as a bool, a float widened). */
-    private static ClangNode bare(ClangNode e) {
-        ClangNode n = strip(e);
-        for (int d = 0; d < 8 && n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1; d++)
-            n = strip(n.children.get(0));
-        return n;
     }
 }

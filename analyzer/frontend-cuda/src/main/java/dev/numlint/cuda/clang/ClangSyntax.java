@@ -128,6 +128,20 @@ final class ClangSyntax {
         return n;
     }
 
+    /** {@code e} without parentheses and implicit conversions (an int flag tested as a bool, a float widened). */
+    static ClangNode bare(ClangNode e) {
+        ClangNode n = strip(e);
+        for (int d = 0; d < 8 && n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1; d++)
+            n = strip(n.children.get(0));
+        return n;
+    }
+
+    /** The one statement of a branch or loop body ({@code x = -x;} or {@code { x = -x; }}), or null. */
+    static ClangNode soleStatement(ClangNode body) {
+        if (body.kind != CXCursor_CompoundStmt) return body;
+        return body.children.size() == 1 ? body.children.get(0) : null;
+    }
+
     /** Whether {@code n} writes its first child: an assignment, a compound assignment, an increment or decrement. */
     static boolean assignment(ClangNode n) {
         return n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")

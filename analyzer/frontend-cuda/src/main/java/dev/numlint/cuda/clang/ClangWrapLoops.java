@@ -22,12 +22,8 @@ final class ClangWrapLoops {
     static ClangGuards.Clamp of(ClangUnit unit, ClangNode block, int k, ClangGuards.Path usr) {
         ClangNode s = block.children.get(k);
         if (s.kind != CXCursor_WhileStmt || s.children.size() != 2) return null;
-        ClangNode body = s.children.get(1);
-        if (body.kind == CXCursor_CompoundStmt) {
-            if (body.children.size() != 1) return null;
-            body = body.children.get(0);
-        }
-        ClangNode update = strip(body);
+        ClangNode body = soleStatement(s.children.get(1));
+        ClangNode update = body == null ? null : strip(body);
         if (update == null
                 || update.kind != CXCursor_CompoundAssignOperator
                 || update.children.size() != 2
@@ -63,13 +59,5 @@ final class ClangWrapLoops {
         ClangGuards.Path limit = ClangGuards.Path.of(bare(bound));
         if (c == null && (limit == null || ClangGuards.writes(s, limit))) return null;
         return new ClangGuards.Clamp(unit.text(s.children.get(0)), s.line, 1);
-    }
-
-    /** {@code e} without parentheses and implicit conversions. */
-    private static ClangNode bare(ClangNode e) {
-        ClangNode n = strip(e);
-        for (int d = 0; d < 8 && n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1; d++)
-            n = strip(n.children.get(0));
-        return n;
     }
 }
