@@ -43,11 +43,52 @@ final class ClangAtomics {
         ClangNode sum = strip(inner.get(0));
         while (sum != null && isExplicitCast(sum) && !sum.children.isEmpty())
             sum = strip(sum.children.get(sum.children.size() - 1));
-        if (sum == null
-                || sum.kind != CXCursor_BinaryOperator
-                || !(sum.spelling.equals("+") || sum.spelling.equals("-"))
-                || !floating(sum.canonKind)) return null;
+        if (sum != null && sum.kind == CXCursor_DeclRefExpr && sum.refUsr != null && floating(sum.canonKind)) {
+            // the new value kept in a local (do { old_v = *a; new_v = old_v + v; } while (atomicCAS(..., new_v) ...),
+            // SKA-gpu-grid, session 54): an add when every value the function gives the local is a floating sum
+            return localSum(fn, sum.refUsr) ? new Atomic(n, name, type, true, false, null, fn) : null;
+        }
+        if (!floatingSum(sum)) return null;
         return new Atomic(n, name, type, true, false, null, fn);
+    }
+
+    private static boolean floatingSum(ClangNode e) {
+        ClangNode sum = strip(e);
+        return sum != null
+                && sum.kind == CXCursor_BinaryOperator
+                && (sum.spelling.equals("+") || sum.spelling.equals("-"))
+                && floating(sum.canonKind);
+    }
+
+    /** Whether the function gives the local {@code usr} values, and each is a floating sum or difference. */
+    private static boolean localSum(Function fn, String usr) {
+        int[] sums = {0};
+        boolean[] other = {false};
+        fn.node().forEach(x -> {
+            ClangNode value = null;
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) {
+                if (x.children.isEmpty()) return;
+                value = x.children.get(x.children.size() - 1);
+                if (x.children.size() == 1 && value.kind == CXCursor_TypeRef) return;
+            } else if (assignment(x) && !x.children.isEmpty()) {
+                ClangNode l = strip(x.children.get(0));
+                if (l == null || l.kind != CXCursor_DeclRefExpr || !usr.equals(l.refUsr)) return;
+                if (x.kind == CXCursor_CompoundAssignOperator && (x.spelling.equals("+=") || x.spelling.equals("-="))) {
+                    sums[0]++;
+                    return;
+                }
+                if (!(x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")) || x.children.size() != 2) {
+                    other[0] = true; // *=, ++, a call's write: not a sum
+                    return;
+                }
+                value = x.children.get(1);
+            } else {
+                return;
+            }
+            if (floatingSum(value)) sums[0]++;
+            else other[0] = true;
+        });
+        return sums[0] > 0 && !other[0];
     }
 
     /** The floating atomic adds of {@code unit}, in source order. */
