@@ -25,7 +25,9 @@ final class ClangSignFlips {
         if (then == null || !negates(then, usr)) return null;
         ClangNode test = s.children.get(0);
         if (ClangGuards.writes(test, usr)) return null;
-        if (negativeSide(test, usr.key())) return new ClangGuards.Clamp(unit.text(test), test.line, -1);
+        // the variable as the flip writes it: a test of it against 0 (ClangSignGuards#sign) says which side
+        String x = squash(unit.text(strip(strip(then).children.get(0))));
+        if (negativeSide(unit, test, x)) return new ClangGuards.Clamp(unit.text(test), test.line, -1);
         // a flag: if (isneg) with isneg = (a < 0) earlier in the block
         ClangNode flag = bare(test);
         if (flag == null || flag.kind != CXCursor_DeclRefExpr || flag.refUsr == null) return null;
@@ -34,7 +36,7 @@ final class ClangSignFlips {
             ClangNode d = block.children.get(j);
             ClangNode value = ClangFractions.assigned(d, flag.refUsr);
             if (value != null) {
-                if (!negativeSide(value, usr.key()) || ClangGuards.writes(value, usr)) return null;
+                if (!negativeSide(unit, value, x) || ClangGuards.writes(value, usr)) return null;
                 return new ClangGuards.Clamp(unit.text(value), value.line, -1);
             }
             if (ClangGuards.writes(d, f) || ClangGuards.writes(d, usr)) return null;
@@ -64,16 +66,9 @@ final class ClangSignFlips {
         return false;
     }
 
-    /** Whether the test holds only where {@code key} is negative or zero: {@code x < 0}, {@code x <= 0}, {@code 0 > x}. */
-    private static boolean negativeSide(ClangNode test, String key) {
-        ClangNode t = bare(test);
-        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return false;
-        ClangNode a = t.children.get(0), b = t.children.get(1);
-        Double za = constant(a), zb = constant(b);
-        return switch (t.spelling) {
-            case "<", "<=" -> zb != null && zb == 0 && key.equals(ClangGuards.Path.key(bare(a)));
-            case ">", ">=" -> za != null && za == 0 && key.equals(ClangGuards.Path.key(bare(b)));
-            default -> false;
-        };
+    /** Whether the test holds only where {@code x} is negative or zero: {@code x < 0}, {@code x <= 0}, {@code 0 > x}. */
+    private static boolean negativeSide(ClangUnit unit, ClangNode test, String x) {
+        Integer sign = ClangSignGuards.sign(unit, test, x);
+        return sign != null && sign < 0;
     }
 }

@@ -69,7 +69,7 @@ final class ClangSignGuards {
      * or {@code >= 0} (and {@code 0 < text}, {@code 0 <= text}), -1 for {@code < 0} or {@code <= 0}; null for any
      * other test. A strict test proves the non-strict sign too.
      */
-    private static Integer sign(ClangUnit unit, ClangNode t, String text) {
+    static Integer sign(ClangUnit unit, ClangNode t, String text) {
         ClangNode n = strip(t);
         while (n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1) n = strip(n.children.get(0));
         if (n == null || n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return null;
