@@ -417,6 +417,32 @@ class CompileDatabaseTest {
                         "-include", gen.resolve("prelude.h").toRealPath().toString()));
     }
 
+    /**
+     * A host unit's forced include (gcc -include cfg.h): its types reach Clang, so the cast of a float typedef is
+     * seen; before, the flag was dropped for .c/.cpp units and Clang read 'real' as unknown. One outside the scanned
+     * tree is refused with a notice naming the flag (before: dropped with none).
+     */
+    @Test
+    void aHostUnitsForcedIncludeIsReadAndOneOutsideTheTreeIsNamed() throws IOException {
+        Path outside = Files.writeString(tmp.resolve("outside.h"), "typedef float real;\n");
+        Files.writeString(repo.resolve("cfg.h"), "typedef float real;\n");
+        String body = "unsigned f(real x) { return (unsigned)(x * 2); }\n";
+        Files.writeString(repo.resolve("a.c"), body);
+        Files.writeString(repo.resolve("b.c"), body);
+        Files.writeString(
+                repo.resolve("compile_commands.json"),
+                "[" + db(repo, "a.c", "cc -include cfg.h -c a.c").strip().replaceAll("^\\[|\\]$", "") + ","
+                        + db(repo, "b.c", "cc -include " + outside + " -c b.c")
+                                .strip()
+                                .replaceAll("^\\[|\\]$", "")
+                        + "]");
+        Run r = run("scan", "--ptx", "off", "--format", "json", "-p", repo.toString(), repo.toString());
+        assertThat(r.json().path("findings").toString()).contains("a.c").contains("NL001");
+        assertThat(r.json().path("notifications").toString())
+                .contains("the compile command's -include " + outside + " not read and not analyzed")
+                .doesNotContain(Files.readString(outside).strip());
+    }
+
     @Test
     void theBuildDirectoryOfAScannedPathBelowTheWorkingDirectoryIsFoundToo() throws IOException {
         // the scan root is then the working directory; the database is looked for in the scanned directory too

@@ -435,6 +435,17 @@ final class FlagInterpreter {
         }
         // host compiler (HOST: .c/.cpp; CU_HOST: host part of .cu through nvcc)
         if (tg == FlagTarget.HOST) preprocessor(ctx, e, r.base);
+        // a host unit's forced include (gcc -include config.h, CMake's -include cmake_pch.h): read before the first
+        // line by Clang and the hand-written preprocessor (BuildContext.forcedIncludes), as for a .cu unit; a file
+        // outside the tree is refused there, with a notice
+        String forced = tg == FlagTarget.HOST ? preIncludeOf(e) : null;
+        if (forced != null && !forced.isEmpty()) {
+            ctx.addNvccFlag(
+                    r.base != null && !shellSyntax(forced)
+                            ? "-include=" + resolve(r.base, forced)
+                            : "-include=" + forced);
+            return;
+        }
         // a flag that sets the host compiler's predefined macros (-fopenmp: _OPENMP): the front end defines them as
         // the compiler does; nvcc hands an -Xcompiler value to the host preprocessing of the device pass too
         // ('nvcc -dryrun -Xcompiler -fopenmp': both gcc -E lines carry it), so it holds for the whole .cu unit

@@ -118,7 +118,9 @@ final class ProjectHeaders {
                         line,
                         Level.WARNING,
                         "include-not-read",
-                        "#include \"" + name + "\" not read and not analyzed: " + refused));
+                        // line 0: a forced include of the compile command (-include F), read before the first line
+                        (line == 0 ? "the compile command's -include " + name : "#include \"" + name + "\"")
+                                + " not read and not analyzed: " + refused));
             }
             return null;
         }
