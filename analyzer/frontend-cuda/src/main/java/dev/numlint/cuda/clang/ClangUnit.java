@@ -486,7 +486,7 @@ public final class ClangUnit {
     private List<Conversion> computeConversions() {
         List<Conversion> out = new ArrayList<>();
         ClangDependentTypes.Resolver dependent = new ClangDependentTypes.Resolver(this);
-        eachInFunctions((fn, n) -> {
+        ClangDefaultArguments.eachInFunctionsAndDefaults(this, (fn, n) -> {
             // uint16_t((e - lo) / step) of a dependent operand is an unresolved construction, not a functional cast
             boolean construct = ClangTemplates.construction(n);
             boolean explicit = n.kind == CXCursor_CStyleCastExpr
