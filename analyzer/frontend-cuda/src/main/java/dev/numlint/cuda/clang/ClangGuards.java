@@ -250,6 +250,8 @@ final class ClangGuards {
                     }
                     return clamp.describe();
                 }
+                String byReference = ClangReferenceClamps.of(unit, s, usr);
+                if (byReference != null) return byReference;
                 if (writes(s, usr)) return null;
             }
         }
