@@ -581,23 +581,49 @@ final class ClangTemplates {
     static String clampHelper(ClangUnit unit, ClangNode call) {
         String name = callee(call);
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
-        for (ClangUnit.Function f : unit.functions()) {
-            if (!f.node().spelling.equals(name)) continue;
-            ClangNode body = null;
-            for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
-            if (body == null || body.children.size() != 1) continue;
-            ClangNode ret = body.children.get(0);
-            if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) continue;
-            java.util.Set<String> params = new java.util.HashSet<>();
-            for (ClangNode p : parameters(f.node())) if (p.usr != null) params.add(p.usr);
-            ClangNode[] bounds = clamp(unit, strip(ret.children.get(0)), params);
-            if (bounds == null) continue;
-            ClangNode lo = bounds[0];
-            ClangNode hi = bounds[1];
-            Double l = constant(lo);
-            Double h = constant(hi);
-            if (l != null && h != null) return name + "() in [" + bound(l) + ", " + bound(h) + "]";
-            return name + "() (between " + unit.text(lo) + " and " + unit.text(hi) + ")";
+        // the unit's functions and those of the project headers read in its parse (recast's dtClamp in
+        // DetourCommon.h), each with the unit whose text it is
+        List<ClangUnit> units = new ArrayList<>();
+        units.add(unit);
+        for (ClangUnit h : ClangIncludes.of(unit).values()) if (h.failure() == null) units.add(h);
+        for (ClangUnit u : units) {
+            for (ClangUnit.Function f : u.functions()) {
+                if (!f.node().spelling.equals(name)) continue;
+                ClangNode body = null;
+                for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
+                if (body == null || body.children.size() != 1) continue;
+                ClangNode ret = body.children.get(0);
+                if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) continue;
+                List<ClangNode> ps = parameters(f.node());
+                java.util.Set<String> params = new java.util.HashSet<>();
+                for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
+                ClangNode[] bounds = clamp(u, strip(ret.children.get(0)), params);
+                if (bounds == null) continue;
+                // a bound that is a parameter (dtClamp(v, mn, mx)) is the call's argument for it
+                String[] text = new String[2];
+                Double[] value = new Double[2];
+                List<ClangNode> args = arguments(call);
+                for (int k = 0; k < 2; k++) {
+                    ClangNode b = strip(bounds[k]);
+                    int at = -1;
+                    for (int i = 0; b != null && b.kind == CXCursor_DeclRefExpr && i < ps.size(); i++) {
+                        if (ps.get(i).usr != null && ps.get(i).usr.equals(b.refUsr)) at = i;
+                    }
+                    if (at >= 0 && at < args.size()) {
+                        text[k] = unit.text(args.get(at));
+                        value[k] = constant(args.get(at));
+                    } else if (at >= 0) {
+                        text[k] = null;
+                    } else {
+                        text[k] = u.text(bounds[k]);
+                        value[k] = constant(bounds[k]);
+                    }
+                }
+                if (text[0] == null || text[1] == null) continue;
+                if (value[0] != null && value[1] != null)
+                    return name + "() in [" + bound(value[0]) + ", " + bound(value[1]) + "]";
+                return name + "() (between " + text[0] + " and " + text[1] + ")";
+            }
         }
         return null;
     }
@@ -640,12 +666,25 @@ final class ClangTemplates {
             ClangNode y = strip(nested.children.get(1));
             ClangNode other = reads(x, params) ? y : reads(y, params) ? x : null;
             if (other == null || !reads(strip(e.children.get(0)), params)) return null;
+            // the value's own variable as a bound (v > mx ? v : v) is no bound
+            ClangNode value = other == y ? x : y;
+            if (sameVariable(other, value) || sameVariable(bound, value)) return null;
             Double p = constant(bound);
             Double q = constant(other);
             if (p != null && q != null && p > q) return new ClangNode[] {other, bound};
             return new ClangNode[] {bound, other};
         }
         return null;
+    }
+
+    private static boolean sameVariable(ClangNode a, ClangNode b) {
+        ClangNode x = strip(a), y = strip(b);
+        return x != null
+                && y != null
+                && x.kind == CXCursor_DeclRefExpr
+                && y.kind == CXCursor_DeclRefExpr
+                && x.refUsr != null
+                && x.refUsr.equals(y.refUsr);
     }
 
     private static boolean isMin(ClangUnit unit, String name) {
