@@ -243,6 +243,29 @@ class CudaIncludesTest {
         assertThat(ctx.hits()).containsExactly(new InlineExpectations.Hit("pixel.hcu", 2, "NL001"));
     }
 
+    /**
+     * A vendored library with files named like standard headers (Microsoft GSL's {@code span}, {@code algorithm}):
+     * {@code #include <span>} is the system's, as the compiler finds it, not the tree's one file of that name. Before,
+     * both front ends read the tree's file by name and Clang's {@code -I} to its directory shadowed the standard
+     * library (openal-soft: 84 files with "no member named 'dynamic_extent' in namespace 'std'").
+     */
+    @Test
+    void aStandardHeaderIsNotResolvedByNameToAFileOfTheTree(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dev.numlint.toolchain.IncludePolicy.systemHolds("algorithm"), "a C++ standard library");
+        Path gsl = Files.createDirectories(dir.resolve("vendor/gsl"));
+        Files.writeString(gsl.resolve("algorithm"), "#error the vendored file was read\n");
+        Files.writeString(
+                dir.resolve("a.cpp"),
+                "#include <algorithm>\nunsigned top(const float *v, int n) {"
+                        + " return (unsigned)*std::max_element(v, v + n); }\n");
+        TestScanContext ctx = scan(dir, BuildContext.defaults());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("include-by-name"));
+        assertThat(ctx.notifications()).as(String.valueOf(ctx.notifications())).noneMatch(n -> n.message()
+                .contains("vendored file was read"));
+        assertThat(ctx.findings()).anyMatch(f -> f.ruleId().equals("NL001"));
+    }
+
     @Test
     @Timeout(value = 20, unit = TimeUnit.SECONDS)
     void includesOutsideTheTreeOrOfSpecialFilesAreNotReadAndAreReported(@TempDir Path dir, @TempDir Path outside)

@@ -119,6 +119,25 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
     }
 
     /**
+     * Whether the system's include path holds {@code name} as written in an include ({@code span}, {@code
+     * algorithm}, {@code sys/time.h}): the C++ standard library's directories, {@code /usr/include} (and its
+     * multiarch directory) and {@code /usr/local/include}. A compiler finds such a header there when no directory of
+     * the build holds one of that name, so a file of the scanned tree by that name is not what the include means
+     * (openal-soft's vendored GSL has files named {@code span} and {@code algorithm}).
+     */
+    public static boolean systemHolds(String name) {
+        if (name == null || !name.matches("[A-Za-z0-9_][A-Za-z0-9_.+/-]{0,255}") || name.contains("..")) return false;
+        List<Path> dirs = new ArrayList<>();
+        dirs.addAll(versions(Path.of("/usr/include/c++")));
+        dirs.addAll(versions(Path.of("/usr/include/x86_64-linux-gnu/c++")));
+        dirs.add(Path.of("/usr/include"));
+        dirs.add(Path.of("/usr/include/x86_64-linux-gnu"));
+        dirs.add(Path.of("/usr/local/include"));
+        for (Path d : dirs) if (Files.isRegularFile(d.resolve(name))) return true;
+        return false;
+    }
+
+    /**
      * The directory one or two levels below {@code /usr/include} or {@code /usr/local/include} that holds
      * {@code header} (a relative name as written in {@code #include <...>}: {@code opencv2/core/core.hpp} is in
      * {@code /usr/include/opencv4}, {@code hdf5.h} in {@code /usr/include/hdf5/serial}), or null. Bounded: at most

@@ -376,6 +376,9 @@ final class CudaScanRun {
      * project whose sources include {@code "x.hcu"} from a sibling {@code include/} directory): the files whose
      * path ends with {@code name}; null when none or more than one does.
      */
+    /** Per include name, whether the system's include path holds it ({@link #inTree}). */
+    private final Map<String, Boolean> systemHeaders = new HashMap<>();
+
     synchronized Path inTree(String name) {
         if (ctx.root() == null) return null;
         if (byName == null) {
@@ -400,6 +403,8 @@ final class CudaScanRun {
             return null;
         }
         if (wanted.isAbsolute() || wanted.getFileName() == null || wanted.startsWith("..")) return null;
+        // a header the system's include path holds is the system's, as the compiler finds it (<span>, <algorithm>)
+        if (systemHeaders.computeIfAbsent(name, dev.numlint.toolchain.IncludePolicy::systemHolds)) return null;
         Path hit = null;
         for (Path f : byName.getOrDefault(wanted.getFileName().toString(), List.of())) {
             Path real = realPath(f);
