@@ -90,7 +90,7 @@ final class ClangGuards {
         if (n == null) return null;
         if (isExplicitCast(n)) return limited(unit, operandOf(n), guards);
         if (n.kind == CXCursor_CallExpr && clampCall(unit, n)) return callee(n) + "()";
-        String helper = n.kind == CXCursor_CallExpr ? ClangTemplates.clampHelper(unit, n) : null;
+        String helper = n.kind == CXCursor_CallExpr ? ClangClampHelpers.clampHelper(unit, n) : null;
         if (helper != null) return helper;
         if (n.kind == CXCursor_ConditionalOperator && !n.children.isEmpty())
             return "the test '" + unit.text(n.children.get(0)) + "' (line " + n.line + ")";

@@ -37,7 +37,8 @@ final class ClangReferenceClamps {
         double[] range = range(callee, p.usr);
         if (range == null) return null;
         return "the call '" + unit.text(call) + "' (line " + call.line + "), which clamps its reference parameter '"
-                + p.spelling + "' to [" + number(range[0]) + ", " + number(range[1]) + "]";
+                + p.spelling + "' to [" + ClangClampHelpers.bound(range[0]) + ", " + ClangClampHelpers.bound(range[1])
+                + "]";
     }
 
     /** The one function of the same parse named {@code name} with {@code arity} parameters and a body, else null. */
@@ -131,9 +132,5 @@ final class ClangReferenceClamps {
         boolean[] hit = new boolean[1];
         n.forEach(x -> hit[0] |= usr.equals(x.refUsr));
         return hit[0];
-    }
-
-    private static String number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
     }
 }

@@ -1,0 +1,153 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Calls of a project's clamp helpers, as guards of the value they return ({@link ClangGuards}). */
+final class ClangClampHelpers {
+    private ClangClampHelpers() {}
+
+    private static final java.util.Set<String> LOWER = java.util.Set.of("max", "fmax", "fmaxf");
+    private static final java.util.Set<String> UPPER = java.util.Set.of("min", "fmin", "fminf");
+
+    /**
+     * A call of a clamp helper of this file, as a guard: a function (a template or not) whose body is one {@code return}
+     * of {@code min(max(p, lo), hi)}, {@code max(min(p, hi), lo)} (fminf/fmaxf alike) or a nested conditional of its
+     * parameter {@code p}; it limits both bounds. "clip() in [0, 255]" when both bounds are constants, else with the
+     * bounds as written ("clip() (between F(minval<I>()) and F(maxval<I>()))": the destination type's, for a helper
+     * instantiated with it). Null for anything else, a helper that clamps one side included.
+     */
+    static String clampHelper(ClangUnit unit, ClangNode call) {
+        String name = callee(call);
+        if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
+        // the unit's functions and those of the project headers read in its parse (recast's dtClamp in
+        // DetourCommon.h), each with the unit whose text it is
+        List<ClangUnit> units = new ArrayList<>();
+        units.add(unit);
+        for (ClangUnit h : ClangIncludes.of(unit).values()) if (h.failure() == null) units.add(h);
+        for (ClangUnit u : units) {
+            for (ClangUnit.Function f : u.functions()) {
+                if (!f.node().spelling.equals(name)) continue;
+                ClangNode body = null;
+                for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
+                if (body == null || body.children.size() != 1) continue;
+                ClangNode ret = body.children.get(0);
+                if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) continue;
+                List<ClangNode> ps = ClangCallSites.parameters(f.node());
+                java.util.Set<String> params = new java.util.HashSet<>();
+                for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
+                ClangNode[] bounds = clamp(u, strip(ret.children.get(0)), params);
+                if (bounds == null) continue;
+                // a bound that is a parameter (dtClamp(v, mn, mx)) is the call's argument for it
+                String[] text = new String[2];
+                Double[] value = new Double[2];
+                List<ClangNode> args = arguments(call);
+                for (int k = 0; k < 2; k++) {
+                    ClangNode b = strip(bounds[k]);
+                    int at = -1;
+                    for (int i = 0; b != null && b.kind == CXCursor_DeclRefExpr && i < ps.size(); i++) {
+                        if (ps.get(i).usr != null && ps.get(i).usr.equals(b.refUsr)) at = i;
+                    }
+                    if (at >= 0 && at < args.size()) {
+                        text[k] = unit.text(args.get(at));
+                        value[k] = constant(args.get(at));
+                    } else if (at >= 0) {
+                        text[k] = null;
+                    } else {
+                        text[k] = u.text(bounds[k]);
+                        value[k] = constant(bounds[k]);
+                    }
+                }
+                if (text[0] == null || text[1] == null) continue;
+                if (value[0] != null && value[1] != null)
+                    return name + "() in [" + bound(value[0]) + ", " + bound(value[1]) + "]";
+                return name + "() (between " + text[0] + " and " + text[1] + ")";
+            }
+        }
+        return null;
+    }
+
+    /** {lo, hi} of a two-sided clamp of one of {@code params}, or null. */
+    private static ClangNode[] clamp(ClangUnit unit, ClangNode e, java.util.Set<String> params) {
+        if (e == null) return null;
+        if (e.kind == CXCursor_CallExpr) {
+            String outer = callee(e);
+            boolean upper = isMin(unit, outer);
+            if (!upper && !isMax(unit, outer)) return null;
+            List<ClangNode> args = arguments(e);
+            if (args.size() != 2) return null;
+            for (int i = 0; i < 2; i++) {
+                ClangNode inner = strip(args.get(i));
+                if (inner == null || inner.kind != CXCursor_CallExpr) continue;
+                String in = callee(inner);
+                if (!(upper ? isMax(unit, in) : isMin(unit, in))) continue;
+                List<ClangNode> ia = arguments(inner);
+                if (ia.size() != 2) continue;
+                for (int j = 0; j < 2; j++) {
+                    if (!reads(ia.get(j), params)) continue;
+                    ClangNode innerBound = ia.get(1 - j);
+                    ClangNode outerBound = args.get(1 - i);
+                    return upper ? new ClangNode[] {innerBound, outerBound} : new ClangNode[] {outerBound, innerBound};
+                }
+            }
+            return null;
+        }
+        if (e.kind == CXCursor_ConditionalOperator && e.children.size() == 3) {
+            // x < lo ? lo : (x > hi ? hi : x): a conditional whose other branch is a conditional ending in the
+            // parameter
+            ClangNode a = strip(e.children.get(1));
+            ClangNode b = strip(e.children.get(2));
+            ClangNode nested = b != null && b.kind == CXCursor_ConditionalOperator ? b : a;
+            ClangNode bound = nested == b ? a : b;
+            if (nested == null || nested.kind != CXCursor_ConditionalOperator || nested.children.size() != 3)
+                return null;
+            ClangNode x = strip(nested.children.get(2));
+            ClangNode y = strip(nested.children.get(1));
+            ClangNode other = reads(x, params) ? y : reads(y, params) ? x : null;
+            if (other == null || !reads(strip(e.children.get(0)), params)) return null;
+            // the value's own variable as a bound (v > mx ? v : v) is no bound
+            ClangNode value = other == y ? x : y;
+            if (sameVariable(other, value) || sameVariable(bound, value)) return null;
+            Double p = constant(bound);
+            Double q = constant(other);
+            if (p != null && q != null && p > q) return new ClangNode[] {other, bound};
+            return new ClangNode[] {bound, other};
+        }
+        return null;
+    }
+
+    private static boolean sameVariable(ClangNode a, ClangNode b) {
+        ClangNode x = strip(a), y = strip(b);
+        return x != null
+                && y != null
+                && x.kind == CXCursor_DeclRefExpr
+                && y.kind == CXCursor_DeclRefExpr
+                && x.refUsr != null
+                && x.refUsr.equals(y.refUsr);
+    }
+
+    private static boolean isMin(ClangUnit unit, String name) {
+        return UPPER.contains(name) || "min".equals(ClangTemplates.minMaxHelper(unit, name));
+    }
+
+    private static boolean isMax(ClangUnit unit, String name) {
+        return LOWER.contains(name) || "max".equals(ClangTemplates.minMaxHelper(unit, name));
+    }
+
+    /** Whether {@code e} (under casts and wrappers) is one of {@code params}, or a test that reads one. */
+    private static boolean reads(ClangNode e, java.util.Set<String> params) {
+        boolean[] found = new boolean[1];
+        if (e != null)
+            e.forEach(x -> {
+                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && params.contains(x.refUsr)) found[0] = true;
+            });
+        return found[0];
+    }
+
+    static String bound(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
+}
