@@ -452,7 +452,7 @@ public final class ClangUnit {
         if (s != null && (integral(s.canonKind) || address(s.canonKind))) return null;
         String param = ClangMemberTemplates.param(this, in, s == null ? op : s);
         String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
-        if (inst != null) return inst;
+        if (inst != null) return ClangRequiresClauses.integralOnly(this, in, param) ? null : inst;
         boolean[] fp = new boolean[1];
         (s == null ? op : s).forEach(n -> {
             if (n.kind == CXCursor_OverloadedDeclRef && floatingMath(n.spelling)) fp[0] = true;
