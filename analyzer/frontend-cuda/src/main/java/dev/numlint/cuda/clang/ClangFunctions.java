@@ -29,7 +29,8 @@ final class ClangFunctions {
             boolean global = false;
             boolean host = false;
             for (ClangNode c : n.children) {
-                if (c.kind == CXCursor_CompoundStmt) body = c;
+                // a function-try-block (f() try { ... } catch (...) { ... }) has the try statement for its body
+                if (c.kind == CXCursor_CompoundStmt || c.kind == CXCursor_CXXTryStmt) body = c;
                 else if (c.kind == CXCursor_CUDADeviceAttr) device = true;
                 else if (c.kind == CXCursor_CUDAGlobalAttr) global = true;
                 else if (c.kind == CXCursor_CUDAHostAttr) host = true;
@@ -86,7 +87,7 @@ final class ClangFunctions {
             if (n.kind != CXCursor_FunctionDecl) continue;
             boolean device = false, host = false, body = false;
             for (ClangNode c : n.children) {
-                if (c.kind == CXCursor_CompoundStmt) body = true;
+                if (c.kind == CXCursor_CompoundStmt || c.kind == CXCursor_CXXTryStmt) body = true;
                 else if (c.kind == CXCursor_CUDADeviceAttr) device = true;
                 else if (c.kind == CXCursor_CUDAHostAttr) host = true;
             }
