@@ -492,7 +492,8 @@ public final class ClangUnit {
             boolean explicit = n.kind == CXCursor_CStyleCastExpr
                     || n.kind == CXCursor_CXXStaticCastExpr
                     || n.kind == CXCursor_CXXFunctionalCastExpr
-                    || construct;
+                    || construct
+                    || ClangNarrowCasts.is(n);
             boolean implicit = n.kind == CXCursor_UnexposedExpr && n.children.size() == 1;
             String param = ClangTemplates.destination(n);
             if (param != null) ClangTemplates.conversions(this, fn, n, param, out);
@@ -522,7 +523,7 @@ public final class ClangUnit {
                         case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
                         case CXCursor_CXXStaticCastExpr -> "static_cast<" + n.type + ">";
                         case CXCursor_CXXFunctionalCastExpr -> n.type;
-                        default -> construct ? n.type : "implicit";
+                        default -> construct ? n.type : ClangNarrowCasts.is(n) ? ClangNarrowCasts.how(n) : "implicit";
                     };
             String guard = ClangGuards.of(this, n, op, fn);
             out.add(new Conversion(
