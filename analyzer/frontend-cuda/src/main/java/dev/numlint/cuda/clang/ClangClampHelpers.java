@@ -31,43 +31,102 @@ final class ClangClampHelpers {
         for (ClangUnit u : units) {
             for (ClangUnit.Function f : u.functions()) {
                 if (!f.node().spelling.equals(name)) continue;
-                ClangNode body = null;
-                for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
-                if (body == null || body.children.size() != 1) continue;
-                ClangNode ret = body.children.get(0);
-                if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) continue;
-                List<ClangNode> ps = ClangCallSites.parameters(f.node());
-                java.util.Set<String> params = new java.util.HashSet<>();
-                for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
-                ClangNode[] bounds = clamp(u, strip(ret.children.get(0)), params);
-                if (bounds == null) continue;
-                // a bound that is a parameter (dtClamp(v, mn, mx)) is the call's argument for it
-                String[] text = new String[2];
-                Double[] value = new Double[2];
-                List<ClangNode> args = arguments(call);
-                for (int k = 0; k < 2; k++) {
-                    ClangNode b = strip(bounds[k]);
-                    int at = -1;
-                    for (int i = 0; b != null && b.kind == CXCursor_DeclRefExpr && i < ps.size(); i++) {
-                        if (ps.get(i).usr != null && ps.get(i).usr.equals(b.refUsr)) at = i;
-                    }
-                    if (at >= 0 && at < args.size()) {
-                        text[k] = unit.text(args.get(at));
-                        value[k] = constant(args.get(at));
-                    } else if (at >= 0) {
-                        text[k] = null;
-                    } else {
-                        text[k] = u.text(bounds[k]);
-                        value[k] = constant(bounds[k]);
-                    }
-                }
-                if (text[0] == null || text[1] == null) continue;
-                if (value[0] != null && value[1] != null)
-                    return name + "() in [" + bound(value[0]) + ", " + bound(value[1]) + "]";
-                return name + "() (between " + text[0] + " and " + text[1] + ")";
+                Bounds b = bounds(u, f.node());
+                String g = b == null ? null : describe(unit, name, call, b);
+                if (g != null) return g;
             }
         }
-        return null;
+        // a helper of a header that is no unit of this parse, as the parse summarised it ({@link #summary})
+        String kind = ClangHeaderHelpers.of(unit).get(name);
+        Bounds b = kind == null ? null : Bounds.parse(kind);
+        return b == null ? null : describe(unit, name, call, b);
+    }
+
+    /**
+     * The bounds of a clamp helper, each a parameter's index ({@code param[k] >= 0}) or, for a bound written in the
+     * helper, its constant value and text (either may be null).
+     */
+    record Bounds(int[] param, Double[] constant, String[] text) {
+        /** "clamp A B", each side a parameter's index or "=" and a constant ({@link #summary}), or null. */
+        static Bounds parse(String summary) {
+            String[] w = summary.split(" ");
+            if (w.length != 3 || !w[0].equals("clamp")) return null;
+            int[] param = new int[2];
+            Double[] constant = new Double[2];
+            try {
+                for (int k = 0; k < 2; k++) {
+                    if (w[k + 1].startsWith("=")) {
+                        param[k] = -1;
+                        constant[k] = Double.valueOf(w[k + 1].substring(1));
+                    } else param[k] = Integer.parseInt(w[k + 1]);
+                }
+            } catch (NumberFormatException bad) {
+                return null;
+            }
+            return new Bounds(param, constant, new String[2]);
+        }
+    }
+
+    /**
+     * The summary of a definition read from another file of the parse (a header that is no unit here, {@link
+     * ClangHeaderHelpers}): "clamp A B" when it is a clamp helper whose bounds are parameters or constants, else null.
+     */
+    static String summary(ClangNode fn) {
+        Bounds b = bounds(null, fn);
+        if (b == null) return null;
+        StringBuilder out = new StringBuilder("clamp");
+        for (int k = 0; k < 2; k++) {
+            if (b.param()[k] >= 0) out.append(' ').append(b.param()[k]);
+            else if (b.constant()[k] != null) out.append(" =").append(b.constant()[k]);
+            else return null;
+        }
+        return out.toString();
+    }
+
+    /** The bounds of {@code fn} when it is a clamp helper ({@code u}: its unit, null for a summarised one). */
+    private static Bounds bounds(ClangUnit u, ClangNode fn) {
+        ClangNode body = null;
+        for (ClangNode c : fn.children) if (c.kind == CXCursor_CompoundStmt) body = c;
+        if (body == null || body.children.size() != 1) return null;
+        ClangNode ret = body.children.get(0);
+        if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) return null;
+        List<ClangNode> ps = ClangCallSites.parameters(fn);
+        java.util.Set<String> params = new java.util.HashSet<>();
+        for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
+        ClangNode[] bounds = clamp(u, strip(ret.children.get(0)), params);
+        if (bounds == null) return null;
+        int[] param = {-1, -1};
+        Double[] constant = new Double[2];
+        String[] text = new String[2];
+        for (int k = 0; k < 2; k++) {
+            ClangNode b = strip(bounds[k]);
+            for (int i = 0; b != null && b.kind == CXCursor_DeclRefExpr && i < ps.size(); i++) {
+                if (ps.get(i).usr != null && ps.get(i).usr.equals(b.refUsr)) param[k] = i;
+            }
+            if (param[k] < 0) {
+                constant[k] = constant(bounds[k]);
+                text[k] = u == null ? null : u.text(bounds[k]);
+            }
+        }
+        return new Bounds(param, constant, text);
+    }
+
+    /** The guard a call of the clamp helper {@code name} with bounds {@code b} gives, or null. */
+    private static String describe(ClangUnit unit, String name, ClangNode call, Bounds b) {
+        // a bound that is a parameter (dtClamp(v, mn, mx)) is the call's argument for it
+        String[] text = new String[2];
+        Double[] value = new Double[2];
+        List<ClangNode> args = arguments(call);
+        for (int k = 0; k < 2; k++) {
+            int at = b.param()[k];
+            if (at >= args.size()) return null;
+            text[k] = at >= 0 ? unit.text(args.get(at)) : b.text()[k];
+            value[k] = at >= 0 ? constant(args.get(at)) : b.constant()[k];
+        }
+        if (value[0] != null && value[1] != null)
+            return name + "() in [" + bound(value[0]) + ", " + bound(value[1]) + "]";
+        if (text[0] == null || text[1] == null) return null;
+        return name + "() (between " + text[0] + " and " + text[1] + ")";
     }
 
     /** {lo, hi} of a two-sided clamp of one of {@code params}, or null. */
@@ -130,11 +189,11 @@ final class ClangClampHelpers {
     }
 
     private static boolean isMin(ClangUnit unit, String name) {
-        return UPPER.contains(name) || "min".equals(ClangTemplates.minMaxHelper(unit, name));
+        return UPPER.contains(name) || unit != null && "min".equals(ClangTemplates.minMaxHelper(unit, name));
     }
 
     private static boolean isMax(ClangUnit unit, String name) {
-        return LOWER.contains(name) || "max".equals(ClangTemplates.minMaxHelper(unit, name));
+        return LOWER.contains(name) || unit != null && "max".equals(ClangTemplates.minMaxHelper(unit, name));
     }
 
     /** Whether {@code e} (under casts and wrappers) is one of {@code params}, or a test that reads one. */

@@ -31,7 +31,10 @@ final class ClangHeaderHelpers {
 
     private ClangHeaderHelpers() {}
 
-    /** The unit's summaries: a function's name to "min", "max" or "" (neither, or definitions that disagree). */
+    /**
+     * The unit's summaries: a function's name to "min", "max", a clamp's "clamp A B" ({@link
+     * ClangClampHelpers#summary}) or "" (none of these, or definitions that disagree).
+     */
     static Map<String, String> of(ClangUnit unit) {
         return unit.helpers;
     }
@@ -83,6 +86,9 @@ final class ClangHeaderHelpers {
             }
             ClangNode fn = copy(def, node);
             String kind = fn == null ? null : ClangTemplates.minMaxOf(fn);
+            // or a clamp helper, summarised by where its bounds come from ("clamp 1 2": its second and third
+            // parameters)
+            if (fn != null && kind == null) kind = ClangClampHelpers.summary(fn);
             kinds.merge(
                     clang_getCursorSpelling(def).getString(), kind == null ? "" : kind, (a, b) -> a.equals(b) ? a : "");
         }

@@ -589,7 +589,7 @@ final class ClangTemplates {
         }
         // a helper of a file that is no unit here (a header the scan does not read), summarised in the unit's parse
         String kind = ClangHeaderHelpers.of(unit).get(name);
-        return kind == null || kind.isEmpty() ? null : kind;
+        return kind == null || kind.isEmpty() || kind.startsWith("clamp ") ? null : kind;
     }
 
     /** "min" or "max" for a function definition that returns the smaller or the larger of its two parameters. */
