@@ -15,6 +15,7 @@ import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.KernelLink;
 import dev.numlint.spi.ScanContext;
+import dev.numlint.util.Glob;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,6 +106,20 @@ class ScannerTest {
                 .exclude("src/gen/**")
                 .build());
         assertThat(hits(r)).containsExactly("src/k.cu:1 NL003");
+    }
+
+    /** An exclude pattern that matches nothing (an absolute path, read from the scan root) is said in a notice. */
+    @Test
+    void anExcludePatternThatMatchesNothingIsSaid() throws IOException {
+        write("src/k.cu", "HAZARD(NL003)");
+        write("deps/k.cu", "HAZARD(NL003)");
+        String absolute = dir.resolve("deps").toAbsolutePath() + "/**";
+        FileDiscovery.Result r =
+                new FileDiscovery(dir, List.of(new Glob(absolute), new Glob("src/**")), null).discover(List.of(dir));
+        assertThat(r.files())
+                .containsExactly(dir.resolve("deps/k.cu").toAbsolutePath().normalize());
+        assertThat(r.notifications()).singleElement().satisfies(n -> assertThat(n.id() + " " + n.message())
+                .startsWith("exclude-unmatched exclude pattern '" + absolute + "' matched no file"));
     }
 
     @Test

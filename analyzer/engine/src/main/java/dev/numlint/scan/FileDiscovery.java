@@ -41,6 +41,9 @@ public final class FileDiscovery {
     private final Path root;
     private final List<Glob> excludes;
     private final Path skipDir;
+    /** The exclude patterns that matched a file or directory (the others are said in a notice). */
+    private final java.util.Set<Glob> used =
+            java.util.Collections.newSetFromMap(new java.util.concurrent.ConcurrentHashMap<>());
 
     /**
      * @param root     the scan root (paths are reported relative to it)
@@ -208,6 +211,21 @@ public final class FileDiscovery {
         }
         List<Path> unique = new ArrayList<>(chosen.values());
         unique.sort(Comparator.comparing(this::relativize));
+        // a pattern that excluded nothing is said (an absolute path is read from the scan root, as a .gitignore
+        // pattern that starts with '/': session 55, a reviewer's --exclude '/tmp/.../pydeps/**' let 131 findings in)
+        for (Glob g : excludes) {
+            if (used.contains(g)) continue;
+            notes.add(
+                    new Notification(
+                            null,
+                            0,
+                            Level.NOTE,
+                            "exclude-unmatched",
+                            "exclude pattern '"
+                                    + (g.text().length() > 200 ? g.text().substring(0, 200) + "..." : g.text())
+                                    + "' matched no file or directory: patterns are matched against paths relative to the"
+                                    + " scan root or to the scanned path; one that starts with '/' is read from the scan root"));
+        }
         return new Result(List.copyOf(unique), notes);
     }
 
@@ -269,6 +287,7 @@ public final class FileDiscovery {
             if (dir
                     ? g.matchesDirectory(fromRoot) || g.matchesDirectory(fromStart)
                     : g.matches(fromRoot) || g.matches(fromStart)) {
+                used.add(g);
                 return true;
             }
         }
