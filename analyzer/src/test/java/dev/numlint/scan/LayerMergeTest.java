@@ -123,7 +123,9 @@ class LayerMergeTest {
                 .containsExactlyInAnyOrder(
                         "20 the same operation on this line: '__fdividef(1.f, v.x)'",
                         "68 the same operation on this line: '__fdividef(1.f, v.z)'");
-        assertThat(out.get(1).message()).startsWith("'__fdiv_rn(a, b)'");
+        // the message counts them, for a reader of the message alone
+        assertThat(kept.message()).endsWith(" (+2 on this line)");
+        assertThat(out.get(1).message()).startsWith("'__fdiv_rn(a, b)'").doesNotContain("on this line");
     }
 
     private static Finding ptx(String instr, int column) {

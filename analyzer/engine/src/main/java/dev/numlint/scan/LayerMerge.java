@@ -166,6 +166,7 @@ final class LayerMerge {
      */
     static List<Finding> oneOperationPerLine(List<Finding> in) {
         Map<String, Integer> first = new HashMap<>();
+        Map<Integer, Integer> extra = new HashMap<>();
         List<Finding> out = new ArrayList<>();
         for (Finding f : in) {
             String op = f.identity().written();
@@ -201,6 +202,19 @@ final class LayerMerge {
                     ? "the same operation in the build variant " + variant + ": "
                     : "the same operation on this line: ";
             out.set(at, kept.toBuilder().related(more.location(), where + quote).build());
+            if (variant == null || variant.equals(kept.properties().get("buildVariant")))
+                extra.merge(at, 1, Integer::sum);
+        }
+        // the kept finding says how many more of its operation the line holds (they are its related locations):
+        // a reader of the message alone, or of a grep's list of casts, sees them counted
+        for (Map.Entry<Integer, Integer> e : extra.entrySet()) {
+            Finding k = out.get(e.getKey());
+            out.set(
+                    e.getKey(),
+                    k.toBuilder()
+                            .message(RuleCatalog.get()
+                                    .phrase("same-line-operations", "message", k.message(), "count", e.getValue()))
+                            .build());
         }
         return out;
     }
