@@ -155,6 +155,27 @@ final class ClangStores {
         }
     }
 
+    /**
+     * The least and greatest constant element of an initializer list (nested lists too), or null when an element is
+     * no constant or the list holds none (a large table whose elements the walk did not copy, {@link ClangLiterals}).
+     */
+    private static double[] hull(ClangNode list, int depth) {
+        if (list.children.isEmpty() || depth > 8) return null;
+        double lo = INF, hi = -INF;
+        for (ClangNode e : list.children) {
+            double[] x;
+            if (e.kind == CXCursor_InitListExpr) x = hull(e, depth + 1);
+            else {
+                Double v = folded(e);
+                x = v == null || v.isNaN() ? null : new double[] {v, v};
+            }
+            if (x == null) return null;
+            lo = Math.min(lo, x[0]);
+            hi = Math.max(hi, x[1]);
+        }
+        return new double[] {lo, hi};
+    }
+
     private static final Set<String> ALLOCATIONS = Set.of("malloc", "calloc", "realloc");
 
     private static String record(String type) {
@@ -198,9 +219,12 @@ final class ClangStores {
                 if (key.equals(t.usr) && !t.children.isEmpty()) {
                     ClangNode init = t.children.get(t.children.size() - 1);
                     if (!clang_isExpressionKind(init.kind)) continue;
-                    if (init.kind == CXCursor_InitListExpr) return null;
-                    Double v = folded(init);
-                    double[] x = v == null ? new double[] {-INF, INF} : new double[] {v, v};
+                    // a table's initializer ({@code static int rates[] = {96000, 88200, ...}}): the hull of its
+                    // constant elements (0 is in the hull already, for elements the list leaves out)
+                    double[] x = init.kind == CXCursor_InitListExpr ? hull(init, 0) : null;
+                    if (init.kind == CXCursor_InitListExpr && x == null) return null;
+                    Double v = x != null ? null : folded(init);
+                    if (x == null) x = v == null ? new double[] {-INF, INF} : new double[] {v, v};
                     lo = Math.min(lo, x[0]);
                     hi = Math.max(hi, x[1]);
                     lines.add(t.line);
