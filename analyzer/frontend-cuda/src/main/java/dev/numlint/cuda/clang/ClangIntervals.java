@@ -469,10 +469,9 @@ final class ClangIntervals {
 
     /**
      * The interval of the definition of a local of {@code fn} that reaches {@code ref}: the nearest earlier statement
-     * of an enclosing block that assigns the whole variable ({@code v = ...}) or declares it with an initializer,
-     * with no other write of it in between; null (unknown) when a statement in between may write it, when a loop
-     * the use is in writes it after the use (the next iteration reads that), or when its address is taken or a
-     * reference is bound to it anywhere in the function.
+     * of an enclosing block that assigns it whole or declares it with an initializer, no write between; where none is
+     * known (a write between, or in a loop after the use), all its definitions ({@link ClangAllDefinitions}); null
+     * when its address is taken or a reference is bound to it anywhere in the function.
      */
     private double[] reachingDefinition(ClangNode ref, ClangUnit.Function fn, int depth) {
         if (ref.refUsr == null || depth <= 0) return null;
@@ -485,7 +484,8 @@ final class ClangIntervals {
                             || p.children.get(0).kind == CXCursor_BinaryOperator
                                     && definition(p.children.get(0), usr) != null)) return counter(p, ref, fn, depth);
         }
-        return reachingFrom(ref, ref, fn, depth);
+        double[] r = reachingFrom(ref, ref, fn, depth);
+        return r != null ? r : ClangAllDefinitions.hull(fn, usr, e -> eval(e, fn, depth - 1));
     }
 
     /** {@link #reachingDefinition} of {@code ref}'s variable at {@code from}: the definition before it. */
@@ -747,7 +747,7 @@ final class ClangIntervals {
     }
 
     /** The value a statement stores into the whole variable: {@code v = e;} or {@code T v = e;}; else null. */
-    private static ClangNode definition(ClangNode st, String usr) {
+    static ClangNode definition(ClangNode st, String usr) {
         if (st.kind == CXCursor_DeclStmt) {
             for (ClangNode d : st.children) {
                 if (d.kind == CXCursor_VarDecl && usr.equals(d.usr) && !d.children.isEmpty()) {
