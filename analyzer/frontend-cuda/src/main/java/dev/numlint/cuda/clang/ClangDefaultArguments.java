@@ -2,7 +2,6 @@ package dev.numlint.cuda.clang;
 
 import static org.bytedeco.llvm.global.clang.*;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -31,31 +30,15 @@ final class ClangDefaultArguments {
     /** The declarations without a body that give a parameter a default value, as functions without a body. */
     static List<ClangUnit.Function> declarations(List<ClangNode> top) {
         List<ClangUnit.Function> out = new ArrayList<>();
-        ArrayDeque<ClangNode> todo = new ArrayDeque<>(top);
-        while (!todo.isEmpty()) {
-            ClangNode n = todo.poll();
-            if (ClangUnit.CONTAINER_KINDS.contains(n.kind)) {
-                todo.addAll(n.children);
-                continue;
-            }
-            if (!ClangUnit.FUNCTION_KINDS.contains(n.kind) || !defaults(n)) continue;
+        for (ClangNode n : ClangFunctions.declarations(top)) {
+            if (!defaults(n)) continue;
             boolean device = false, global = false, host = false;
             for (ClangNode c : n.children) {
                 if (c.kind == CXCursor_CUDADeviceAttr) device = true;
                 else if (c.kind == CXCursor_CUDAGlobalAttr) global = true;
                 else if (c.kind == CXCursor_CUDAHostAttr) host = true;
             }
-            boolean dev = device || global;
-            out.add(new ClangUnit.Function(
-                    n.spelling,
-                    n.line,
-                    n.line,
-                    n.endLine,
-                    n.kind == CXCursor_FunctionTemplate,
-                    dev,
-                    host || !dev,
-                    n,
-                    List.of()));
+            out.add(ClangFunctions.function(n.spelling, n, device || global, host, List.of()));
         }
         return out;
     }

@@ -62,19 +62,24 @@ final class ClangFunctions {
                 p = p.parent;
             }
             if (n.ref != null && !n.ref.isEmpty() && !name.contains("::")) name = n.ref + "::" + name;
-            boolean dev = device || global;
-            out.add(new ClangUnit.Function(
-                    name,
-                    n.line,
-                    n.line,
-                    n.endLine,
-                    n.kind == CXCursor_FunctionTemplate,
-                    dev,
-                    host || !dev,
-                    n,
-                    ClangTemplates.base(n, templateArgs)));
+            out.add(function(name, n, device || global, host, ClangTemplates.base(n, templateArgs)));
         }
         return ClangTemplates.deduce(List.copyOf(out), unit);
+    }
+
+    /** The function {@code n} named {@code name}, run on the device ({@code dev}) and/or on the host. */
+    static ClangUnit.Function function(
+            String name, ClangNode n, boolean dev, boolean host, List<List<String>> instantiations) {
+        return new ClangUnit.Function(
+                name,
+                n.line,
+                n.line,
+                n.endLine,
+                n.kind == CXCursor_FunctionTemplate,
+                dev,
+                host || !dev,
+                n,
+                instantiations);
     }
 
     /**
@@ -97,7 +102,7 @@ final class ClangFunctions {
     }
 
     /** The function-like declarations of the unit, in namespaces, classes and extern "C" blocks too, in order. */
-    private static List<ClangNode> declarations(List<ClangNode> top) {
+    static List<ClangNode> declarations(List<ClangNode> top) {
         List<ClangNode> out = new ArrayList<>();
         java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(top);
         while (!todo.isEmpty()) {
