@@ -19,6 +19,11 @@ import java.util.function.DoubleUnaryOperator;
 public final class ValueBounds {
     public static final double INF = Double.POSITIVE_INFINITY;
 
+    /** The interval that says nothing: every value. */
+    public static double[] unknown() {
+        return new double[] {-INF, INF};
+    }
+
     private ValueBounds() {}
 
     /** Functions whose result lies in a fixed interval whatever their (finite) argument. */
@@ -200,7 +205,11 @@ public final class ValueBounds {
             case "clamp", "clampf", "__clamp" -> {
                 if (args.size() != 3) return null;
                 double[] x = args.get(0), a = args.get(1), b = args.get(2);
-                return new double[] {Math.min(Math.max(x[0], a[0]), b[0]), Math.min(Math.max(x[1], a[1]), b[1])};
+                // a clamp requires lo <= hi (std::clamp's precondition, undefined otherwise; CUDA's and GLSL's alike):
+                // its value is never below lo (std::clamp(x, 0.0, n - 1.0) of an unsigned n is never negative)
+                return new double[] {
+                    Math.max(a[0], Math.min(Math.max(x[0], a[0]), b[0])), Math.min(Math.max(x[1], a[1]), b[1])
+                };
             }
             case "fmod", "fmodf" -> {
                 if (args.size() != 2) return null;

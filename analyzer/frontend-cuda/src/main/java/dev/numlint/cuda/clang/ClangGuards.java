@@ -213,9 +213,13 @@ final class ClangGuards {
                 if (compares(test, usr)) return "the test '" + unit.text(test) + "' (line " + test.line + ")";
             }
             if (p.kind != CXCursor_CompoundStmt) continue;
+            // a read under a label (case K: ...) is entered past the statements before it
+            if (ClangSyntax.labelled(c) != c) return null;
             int i = p.children.indexOf(c);
             for (int k = i - 1; k >= 0; k--) {
-                ClangNode s = p.children.get(k);
+                // a statement under a label runs on entry through it; what is before it, maybe not
+                boolean label = ClangSyntax.labelled(p.children.get(k)) != p.children.get(k);
+                ClangNode s = ClangSyntax.labelled(p.children.get(k));
                 String def = definition(unit, s, usr, fn, depth);
                 if (def != null) return def.isEmpty() ? null : def;
                 if (s.kind == CXCursor_IfStmt) {
@@ -252,7 +256,7 @@ final class ClangGuards {
                 }
                 String byReference = ClangReferenceClamps.of(unit, s, usr);
                 if (byReference != null) return byReference;
-                if (writes(s, usr)) return null;
+                if (writes(s, usr) || label) return null;
             }
         }
         return null;

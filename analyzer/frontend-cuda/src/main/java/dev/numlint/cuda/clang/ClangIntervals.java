@@ -1,6 +1,7 @@
 package dev.numlint.cuda.clang;
 
 import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static dev.numlint.knowledge.ValueBounds.unknown;
 import static org.bytedeco.llvm.global.clang.*;
 
 import dev.numlint.knowledge.ValueBounds;
@@ -495,8 +496,11 @@ final class ClangIntervals {
         for (ClangNode p = from.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (isLoop(p) && writesIn(p, usr)) return null; // a later iteration reads the write after the use
             if (p.kind != CXCursor_CompoundStmt) continue;
+            if (ClangSyntax.labelled(cur) != cur) return null; // the use is under a label: entered past what is before
             for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
-                ClangNode st = p.children.get(j);
+                // a statement under a label (case K: v = ...;) runs on entry through it; what is before, maybe not
+                boolean label = ClangSyntax.labelled(p.children.get(j)) != p.children.get(j);
+                ClangNode st = ClangSyntax.labelled(p.children.get(j));
                 ClangNode def = definition(st, usr);
                 // a static local keeps the value a later write left in the previous call
                 if (def != null && st.kind == CXCursor_DeclStmt && lasting(st) && writesIn(fn.node(), usr)) return null;
@@ -535,7 +539,7 @@ final class ClangIntervals {
                     ClangNode a = lastDefinition(st.children.get(0), usr);
                     if (a != null) return eval(a, fn, depth - 1);
                 }
-                if (writesIn(st, usr)) return null;
+                if (writesIn(st, usr) || label) return null;
             }
         }
         return null;
@@ -792,9 +796,5 @@ final class ClangIntervals {
             if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && written(x)) w[0] = true;
         });
         return w[0];
-    }
-
-    private static double[] unknown() {
-        return new double[] {-INF, INF};
     }
 }

@@ -442,6 +442,16 @@ final class ClangSyntax {
         return c;
     }
 
+    /** The statement under the labels of {@code st} ({@code case K: default: v = ...;}), or {@code st} itself. */
+    static ClangNode labelled(ClangNode st) {
+        ClangNode s = st;
+        for (int i = 0; i < 16 && s != null && !s.children.isEmpty(); i++) {
+            if (s.kind != CXCursor_CaseStmt && s.kind != CXCursor_DefaultStmt && s.kind != CXCursor_LabelStmt) break;
+            s = s.children.get(s.children.size() - 1);
+        }
+        return s == null ? st : s;
+    }
+
     /** Whether the reference {@code x} is written: the left side of an assignment, a compound assignment, ++ or --. */
     static boolean written(ClangNode x) {
         ClangNode c = outermost(x);
