@@ -126,6 +126,13 @@ public interface ScanContext {
      */
     default void fileDone() {}
 
+    /**
+     * Tells the scan's progress display that this analyzer found {@code n} more file analyses to do than the files it
+     * was given (headers its files include from outside the scanned paths), each ended by {@link #fileDone()}: the
+     * display counts them instead of standing at "all done" while they run. Thread-safe; ignored by default.
+     */
+    default void moreFiles(int n) {}
+
     /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
     Path cacheDir();
 

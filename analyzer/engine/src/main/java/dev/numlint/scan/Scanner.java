@@ -569,39 +569,32 @@ public final class Scanner {
         private final List<KernelLink> links = new ArrayList<>();
         private final List<Map.Entry<Path, BuildContext>> contexts = new ArrayList<>();
 
-        private final int fileCount;
-        private final Progress progress;
-        private final AtomicInteger advanced = new AtomicInteger();
+        private final AnalyzerProgress progress;
         private final ExecutorService executor;
 
         AnalyzerRun(Context ctx, Analyzer analyzer, int fileCount, Progress progress) {
             this.ctx = ctx;
             this.analyzer = analyzer;
-            this.fileCount = fileCount;
-            this.progress = progress;
-            this.executor = new CountingExecutor(ctx.pool, this::taskDone);
-        }
-
-        /** Whether this analyzer tells its files' ends itself ({@link #fileDone()}). */
-        private volatile boolean perFile;
-
-        /** A finished task of this analyzer counts as a finished file for the progress display (at most all). */
-        private void taskDone() {
-            if (!perFile && advanced.incrementAndGet() <= fileCount) progress.advance(1);
+            this.progress = new AnalyzerProgress(progress, fileCount);
+            this.executor = new CountingExecutor(ctx.pool, this.progress::taskDone);
         }
 
         @Override
         public void fileDone() {
-            perFile = true;
-            if (advanced.incrementAndGet() <= fileCount) progress.advance(1);
+            progress.fileDone();
+        }
+
+        @Override
+        public void moreFiles(int n) {
+            progress.more(n);
         }
 
         void finishProgress() {
-            progress.advance(Math.max(0, fileCount - Math.min(fileCount, advanced.getAndSet(fileCount))));
+            progress.finish();
         }
 
         void undoProgress() {
-            progress.advance(-Math.min(fileCount, advanced.getAndSet(0)));
+            progress.undo();
         }
 
         void commit() {

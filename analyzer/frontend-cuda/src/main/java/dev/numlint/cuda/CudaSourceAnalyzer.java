@@ -214,7 +214,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         Notification sourceAlone = IncludedSources.aloneNotice(sourcesAlone);
         if (sourceAlone != null) sink.notify(sourceAlone);
         Set<Path> done = new HashSet<>();
-        analyzeIncluded(run, included, sink, done);
+        IncludedSources.analyzeReached(driver, run, sink, done);
         List<String> alone = new ArrayList<>();
         for (Path f : fragments) {
             Path real = CudaScanRun.realPath(f);
@@ -227,7 +227,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             alone.add(ctx.relativize(f));
             analyzeFile(run, included, f, sink, null);
         }
-        analyzeIncluded(run, included, sink, done); // what those include
+        IncludedSources.analyzeReached(driver, run, sink, done); // what those include
         if (!alone.isEmpty()) {
             sink.notify(new Notification(
                     alone.get(0),
@@ -271,26 +271,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** A header (.cuh, .h, .hpp): compiled only as part of the files that include it. */
     static boolean isHeader(Path f) {
         return SourceKinds.isHeader(f);
-    }
-
-    /**
-     * Files reached by {@code #include} from the scanned sources that the scan itself does not list (extensions such
-     * as .hcu, .inl, .hxx, .tpp): each is analyzed once, with the macros its first includer (in path order) had
-     * defined at the include and that includer's build context; headers they include follow, until none is left.
-     */
-    private void analyzeIncluded(CudaScanRun run, ProjectHeaders headers, FindingSink sink, Set<Path> done) {
-        while (true) {
-            List<Map.Entry<Path, CudaScanRun.IncludedFrom>> pending = new ArrayList<>();
-            for (Map.Entry<Path, CudaScanRun.IncludedFrom> e : run.included.entrySet()) {
-                if (!done.contains(e.getKey())) pending.add(e);
-            }
-            if (pending.isEmpty()) return;
-            pending.sort(Map.Entry.comparingByKey());
-            for (Map.Entry<Path, CudaScanRun.IncludedFrom> e : pending) {
-                done.add(e.getKey());
-                analyzeFile(run, headers, e.getKey(), sink, e.getValue());
-            }
-        }
     }
 
     /** Extensions of included files analyzed when a scanned source includes them (configurable). */

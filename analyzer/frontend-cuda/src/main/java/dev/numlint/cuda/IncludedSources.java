@@ -57,6 +57,36 @@ final class IncludedSources {
         void inParallel(int n, Runnable worker);
     }
 
+    /**
+     * Files reached by {@code #include} from the scanned sources that the scan itself does not list (extensions such
+     * as .hcu, .inl, .hxx, .tpp, and headers outside the scanned paths): each is analyzed once, with the macros its
+     * first includer (in path order) had defined at the include and that includer's build context; headers they
+     * include follow, round by round, until none is left. A round's files are analyzed in parallel, each with the
+     * includer its round started with, and the progress display counts them (session 55: a scan stood at "65 of 65
+     * file analyses done" for minutes while it analyzed, one by one, the headers of a fire solver).
+     */
+    static void analyzeReached(Driver driver, CudaScanRun run, FindingSink sink, java.util.Set<Path> done) {
+        while (true) {
+            List<Map.Entry<Path, CudaScanRun.IncludedFrom>> pending = new ArrayList<>();
+            for (Map.Entry<Path, CudaScanRun.IncludedFrom> e : run.included.entrySet()) {
+                if (!done.contains(e.getKey())) pending.add(Map.entry(e.getKey(), e.getValue()));
+            }
+            if (pending.isEmpty()) return;
+            pending.sort(Map.Entry.comparingByKey());
+            for (Map.Entry<Path, CudaScanRun.IncludedFrom> e : pending) done.add(e.getKey());
+            run.ctx.moreFiles(pending.size());
+            java.util.concurrent.ConcurrentLinkedQueue<Map.Entry<Path, CudaScanRun.IncludedFrom>> queue =
+                    new java.util.concurrent.ConcurrentLinkedQueue<>(pending);
+            driver.inParallel(pending.size(), () -> {
+                Map.Entry<Path, CudaScanRun.IncludedFrom> e;
+                while ((e = queue.poll()) != null) {
+                    driver.analyze(e.getKey(), sink, e.getValue());
+                    run.ctx.fileDone();
+                }
+            });
+        }
+    }
+
     /** A listed source that the build compiles only through an include of it (never a header). */
     static boolean compiledThroughInclude(CudaScanRun run, Path file) {
         return run.ctx.buildContext(file).compiledVia() != null;
