@@ -102,11 +102,7 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
      */
     public static Path systemHeader(String name, List<Path> extra) {
         if (name == null || !name.matches("[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}")) return null;
-        List<Path> dirs = new ArrayList<>();
-        dirs.addAll(versions(Path.of("/usr/include/c++")));
-        dirs.addAll(versions(Path.of("/usr/include/x86_64-linux-gnu/c++")));
-        dirs.add(Path.of("/usr/include"));
-        dirs.add(Path.of("/usr/local/include"));
+        List<Path> dirs = standardDirs();
         dirs.addAll(extra);
         for (Path d : dirs) {
             Path f = d.resolve(name);
@@ -127,14 +123,20 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
      */
     public static boolean systemHolds(String name) {
         if (name == null || !name.matches("[A-Za-z0-9_][A-Za-z0-9_.+/-]{0,255}") || name.contains("..")) return false;
+        List<Path> dirs = standardDirs();
+        dirs.add(Path.of("/usr/include/x86_64-linux-gnu"));
+        for (Path d : dirs) if (Files.isRegularFile(d.resolve(name))) return true;
+        return false;
+    }
+
+    /** The C++ standard library's directories (the newest version first), /usr/include, /usr/local/include. */
+    private static List<Path> standardDirs() {
         List<Path> dirs = new ArrayList<>();
         dirs.addAll(versions(Path.of("/usr/include/c++")));
         dirs.addAll(versions(Path.of("/usr/include/x86_64-linux-gnu/c++")));
         dirs.add(Path.of("/usr/include"));
-        dirs.add(Path.of("/usr/include/x86_64-linux-gnu"));
         dirs.add(Path.of("/usr/local/include"));
-        for (Path d : dirs) if (Files.isRegularFile(d.resolve(name))) return true;
-        return false;
+        return dirs;
     }
 
     /**

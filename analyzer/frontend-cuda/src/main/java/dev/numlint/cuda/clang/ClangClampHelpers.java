@@ -3,7 +3,6 @@ package dev.numlint.cuda.clang;
 import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** Calls of a project's clamp helpers, as guards of the value they return ({@link ClangGuards}). */
@@ -25,10 +24,8 @@ final class ClangClampHelpers {
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
         // the unit's functions and those of the project headers read in its parse (recast's dtClamp in
         // DetourCommon.h), each with the unit whose text it is
-        List<ClangUnit> units = new ArrayList<>();
-        units.add(unit);
-        for (ClangUnit h : ClangIncludes.of(unit).values()) if (h.failure() == null) units.add(h);
-        for (ClangUnit u : units) {
+        for (ClangUnit u : ClangIncludes.sameParse(unit)) {
+            if (u.failure() != null) continue;
             for (ClangUnit.Function f : u.functions()) {
                 if (!f.node().spelling.equals(name)) continue;
                 Bounds b = bounds(u, f.node());

@@ -89,12 +89,6 @@ final class ClangOutParams {
         return out;
     }
 
-    private static boolean mentions(ClangNode n, String usr) {
-        boolean[] hit = new boolean[1];
-        n.forEach(x -> hit[0] |= usr.equals(x.refUsr));
-        return hit[0];
-    }
-
     /** The pointer parameters of {@code f} whose first mention is {@code *p = ...} at the body's top level. */
     private static BitSet defined(ClangUnit.Function f) {
         BitSet out = new BitSet();

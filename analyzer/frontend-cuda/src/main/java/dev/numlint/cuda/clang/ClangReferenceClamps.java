@@ -127,10 +127,4 @@ final class ClangReferenceClamps {
         n.forEach(x -> hit[0] |= x.kind == CXCursor_ReturnStmt);
         return hit[0];
     }
-
-    private static boolean mentions(ClangNode n, String usr) {
-        boolean[] hit = new boolean[1];
-        n.forEach(x -> hit[0] |= usr.equals(x.refUsr));
-        return hit[0];
-    }
 }

@@ -442,6 +442,13 @@ final class ClangSyntax {
         return c;
     }
 
+    /** Whether {@code n} or a node below it refers to the declaration {@code usr}. */
+    static boolean mentions(ClangNode n, String usr) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> hit[0] |= usr.equals(x.refUsr));
+        return hit[0];
+    }
+
     /** The statement under the labels of {@code st} ({@code case K: default: v = ...;}), or {@code st} itself. */
     static ClangNode labelled(ClangNode st) {
         ClangNode s = st;
