@@ -182,7 +182,7 @@ final class ClangElementBases {
         boolean[] bad = new boolean[1];
         cx.chain.get(0).forEach(n -> {
             if (bad[0]) return;
-            if (n.kind == CXCursor_CallExpr) bad[0] = true;
+            if (n.kind == CXCursor_CallExpr && reachesThis(n)) bad[0] = true;
             boolean assign = assignment(n);
             if (!assign || n.children.isEmpty()) return;
             ClangNode t = strip(n.children.get(0));
@@ -316,9 +316,9 @@ final class ClangElementBases {
 
     /**
      * Whether {@code s} is a member of the object a method runs on ({@code m_iNumPatches}, {@code this->base}) that the
-     * loops of {@code cx} neither assign nor could change: no assignment to a member of that name, and no call at all
-     * in them (a method called there may write any member). Such a member holds one value through the loops, as a
-     * parameter does.
+     * loops of {@code cx} neither assign nor could change: no assignment to a member of that name, and no call in them
+     * that reaches the object ({@link #reachesThis}: a method of it called there may write any member). Such a member
+     * holds one value through the loops, as a parameter does.
      */
     static boolean thisMember(ClangNode s, ClangElements.Context cx) {
         if (s == null || s.kind != CXCursor_MemberRefExpr || s.spelling == null) return false;
@@ -327,7 +327,7 @@ final class ClangElementBases {
         boolean[] bad = new boolean[1];
         cx.chain.get(0).forEach(n -> {
             if (bad[0]) return;
-            if (n.kind == CXCursor_CallExpr) bad[0] = true;
+            if (n.kind == CXCursor_CallExpr && reachesThis(n)) bad[0] = true;
             boolean assign = assignment(n);
             if (assign && !n.children.isEmpty()) {
                 ClangNode t = strip(n.children.get(0));
@@ -335,5 +335,37 @@ final class ClangElementBases {
             }
         });
         return !bad[0];
+    }
+
+    /**
+     * Whether the call {@code n} may write a member of the object the method runs on: a method of that object ({@code
+     * update()}, {@code this->update()}), or {@code this} or {@code *this} passed. A method or operator of another
+     * object, also of a member object ({@code Pot_u[i]} of a {@code std::vector} member, {@code WGD->u0[f]}), gets
+     * that object alone (session 56: a fire model's {@code u0[iadd + jadd * nx + (kadd - 1) * nx * ny]} with members
+     * {@code nx}, {@code ny} in a loop that reads vector elements was reported as a serial sum over kadd).
+     */
+    private static boolean reachesThis(ClangNode n) {
+        if (n.children.isEmpty()) return true;
+        for (int k = 0; k < n.children.size(); k++) {
+            ClangNode c = strip(n.children.get(k));
+            if (c == null) continue;
+            if (c.kind == CXCursor_CXXThisExpr) return true;
+            if (c.kind == CXCursor_UnaryOperator
+                    && "*".equals(c.spelling)
+                    && c.children.size() == 1
+                    && strip(c.children.get(0)) != null
+                    && strip(c.children.get(0)).kind == CXCursor_CXXThisExpr) return true;
+            if (k == 0 && c.kind == CXCursor_MemberRefExpr && c.spelling != null && c.spelling.equals(n.spelling)) {
+                // the method called: of this object when written without an object or with this
+                ClangNode owner = c.children.isEmpty() ? null : strip(c.children.get(0));
+                if (owner == null || owner.kind == CXCursor_CXXThisExpr) return true;
+                if (owner.kind == CXCursor_UnaryOperator
+                        && "*".equals(owner.spelling)
+                        && owner.children.size() == 1
+                        && strip(owner.children.get(0)) != null
+                        && strip(owner.children.get(0)).kind == CXCursor_CXXThisExpr) return true;
+            }
+        }
+        return false;
     }
 }
