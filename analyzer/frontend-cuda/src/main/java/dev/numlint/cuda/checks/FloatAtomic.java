@@ -15,6 +15,9 @@ import dev.numlint.rules.RuleCatalog;
  * as for a double sum that decides nothing, NL004). Any other addend stays a warning, and all of them in one function are one
  * finding (the first, the others its related locations): one choice, to sum with atomics, which one deterministic
  * reduction undoes (GPUMD's force kernels: a dozen atomicAdds of forces and virials each, 454 findings before).
+ * An add into an element no other thread of the launch adds to (its index differs from thread to thread:
+ * {@code atomicAdd(&out[i + j * nx], v)} past {@code if (i >= nx) return;}) is a note: one thread's adds, in program
+ * order, no order to vary.
  * An atomic add of a type not known here (a template's {@code ValueT} with no instantiation in view, a type no file
  * read defines) is a note that says so, so that no floating atomic goes unmentioned.
  */
@@ -75,6 +78,30 @@ public final class FloatAtomic implements CudaCheck {
                                 null,
                                 null),
                         null);
+                continue;
+            }
+            if (a.distinct() != null) {
+                // one add per element per launch: each element's sum is its one thread's, in program order
+                out.reportProven(
+                        "NL009",
+                        facts.function,
+                        a.site(),
+                        RuleCatalog.get()
+                                .rule("NL009")
+                                .message(
+                                        "cuda-atomic-distinct",
+                                        "expr",
+                                        Consequences.quote(a.site().text()),
+                                        "type",
+                                        a.typeAsInstantiated(),
+                                        "why",
+                                        a.distinct()),
+                        conf,
+                        new Impact(
+                                Impact.Kind.BOUNDED,
+                                "one thread adds into each element: no order varies from run to run",
+                                null,
+                                null));
                 continue;
             }
             String msg = RuleCatalog.get()

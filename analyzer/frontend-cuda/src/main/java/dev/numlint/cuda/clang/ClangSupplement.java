@@ -589,7 +589,8 @@ public final class ClangSupplement {
                             a.addend(),
                             !a.floating(),
                             a.instantiatedAt(),
-                            a.with()));
+                            a.with(),
+                            ClangThreadElements.distinct(unit, a)));
         }
         for (ClangUnit.Call c : unit.intrinsics()) {
             if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;

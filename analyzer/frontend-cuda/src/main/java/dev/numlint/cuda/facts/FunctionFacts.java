@@ -287,6 +287,8 @@ public final class FunctionFacts {
      * @param instantiatedAt the line of the template's instantiation that adds {@code type}, or null
      * @param instantiation  the instantiation named when {@code type} is not its argument ("member x of T = float2"),
      *                       or null
+     * @param distinct  why no other thread of a launch adds into the element this add targets ("the index 'cell'
+     *                  differs from thread to thread": no order to vary), or null
      */
     public record Atomic(
             Site site,
@@ -296,7 +298,20 @@ public final class FunctionFacts {
             Double addend,
             boolean unknown,
             Integer instantiatedAt,
-            String instantiation) {
+            String instantiation,
+            String distinct) {
+        public Atomic(
+                Site site,
+                String type,
+                boolean floating,
+                boolean inferred,
+                Double addend,
+                boolean unknown,
+                Integer instantiatedAt,
+                String instantiation) {
+            this(site, type, floating, inferred, addend, unknown, instantiatedAt, instantiation, null);
+        }
+
         public Atomic(
                 Site site,
                 String type,
@@ -305,15 +320,15 @@ public final class FunctionFacts {
                 Double addend,
                 boolean unknown,
                 Integer instantiatedAt) {
-            this(site, type, floating, inferred, addend, unknown, instantiatedAt, null);
+            this(site, type, floating, inferred, addend, unknown, instantiatedAt, null, null);
         }
 
         public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend, boolean unknown) {
-            this(site, type, floating, inferred, addend, unknown, null, null);
+            this(site, type, floating, inferred, addend, unknown, null, null, null);
         }
 
         public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {
-            this(site, type, floating, inferred, addend, false, null, null);
+            this(site, type, floating, inferred, addend, false, null, null, null);
         }
 
         /**

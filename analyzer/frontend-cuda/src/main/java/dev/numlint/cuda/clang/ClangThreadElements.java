@@ -1,0 +1,374 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Atomic adds of a kernel into an element that no other thread of the launch adds to: the element {@code
+ * p[e]} (or {@code p + e}) of a pointer parameter the kernel never writes, at an index {@code e} that is an affine
+ * function of the threads' global indices ({@code blockIdx.d * blockDim.d + threadIdx.d}, read directly or through
+ * locals defined once) distinct for distinct threads. Row-major indices count when each lower index is bounded by a
+ * test the add is reached through: {@code i + j * (nx - 1) + k * (nx - 1) * (ny - 1)} after {@code if (i >= nx - 1
+ * || j >= ny - 1) return;} (the stride of the next index is at least the bound of this one). Every dimension whose
+ * thread or block index the kernel reads must be in the index (a kernel that reads only x is launched in x: its
+ * other extents are 1), the add runs at most once per thread (in no loop), and every atomic of the kernel into the
+ * same pointer adds at the same index. Such an element receives the adds of one thread, in that thread's program
+ * order, so no order varies from run to run (session 55: two QES-Public kernels' {@code atomicAdd(&d_Pot_u[cell],
+ * v)} were reported as run-dependent sums).
+ */
+final class ClangThreadElements {
+    private ClangThreadElements() {}
+
+    private static final Pattern BUILT_IN = Pattern.compile("(threadIdx|blockIdx|blockDim|gridDim)\\.([xyz])");
+    private static final String[] DIMS = {"x", "y", "z"};
+    private static final int DEPTH = 8;
+
+    /** The pointer and the index an atomic adds at, as polynomials. */
+    private record Target(String base, Poly index, String text) {}
+
+    /** An upper bound {@code x < bound} that holds where the add runs. */
+    private record Bound(Poly x, Poly bound) {}
+
+    /**
+     * Why the floating atomic add {@code a} (atomicAdd and its variants) adds into an element no other thread of the
+     * launch adds to ("the index 'cell' differs from thread to thread"), or null when that is not shown.
+     */
+    static String distinct(ClangUnit unit, ClangUnit.Atomic a) {
+        ClangUnit.Function fn = a.in();
+        if (fn == null || !kernel(fn) || a.name().startsWith("atomicCAS") || inLoop(a.node(), fn.node())) return null;
+        Target t = target(unit, fn, a.node());
+        if (t == null) return null;
+        for (ClangUnit.Atomic other : unit.atomics()) {
+            if (other == a || other.in() == null || other.in().node() != fn.node()) continue;
+            Target o = target(unit, fn, other.node());
+            if (o == null) return null; // an add the analysis cannot place may be into the same memory
+            if (o.base.equals(t.base) && !o.index.terms.equals(t.index.terms)) return null;
+        }
+        List<String> used = new ArrayList<>();
+        List<Poly> strides = new ArrayList<>();
+        Poly rest = t.index;
+        for (String d : DIMS) {
+            Poly stride = coefficient(t.index, "T." + d, null);
+            Poly block = coefficient(t.index, "B." + d, "D." + d);
+            if (stride == null || block == null) return null;
+            if (stride.zero() && block.zero()) continue;
+            if (stride.zero() || !stride.terms.equals(block.terms)) return null; // not the global index's stride
+            used.add(d);
+            strides.add(stride);
+            rest = rest.plus(global(d).times(stride), -1);
+        }
+        if (used.isEmpty()) return null;
+        for (String m : rest.terms.keySet()) {
+            for (String s : Poly.symbols(m)) if (s.startsWith("T.") || s.startsWith("B.")) return null;
+        }
+        for (String d : readDims(unit, fn)) if (!used.contains(d)) return null;
+        List<Bound> bounds = bounds(unit, fn, a.node());
+        if (!ordered(used, strides, bounds, new ArrayList<>(), new boolean[used.size()])) return null;
+        return "the index '" + t.text + "' differs from thread to thread";
+    }
+
+    private static boolean kernel(ClangUnit.Function fn) {
+        for (ClangNode c : fn.node().children) if (c.kind == CXCursor_CUDAGlobalAttr) return true;
+        return false;
+    }
+
+    private static boolean inLoop(ClangNode n, ClangNode top) {
+        for (ClangNode p = n.parent; p != null && p != top; p = p.parent) {
+            if (p.kind == CXCursor_ForStmt
+                    || p.kind == CXCursor_WhileStmt
+                    || p.kind == CXCursor_DoStmt
+                    || p.kind == CXCursor_CXXForRangeStmt
+                    || p.kind == CXCursor_GotoStmt) return true;
+        }
+        // a label a goto can jump back to
+        boolean[] label = new boolean[1];
+        top.forEach(x -> {
+            if (x.kind == CXCursor_LabelStmt || x.kind == CXCursor_GotoStmt) label[0] = true;
+        });
+        return label[0];
+    }
+
+    /** The pointer parameter and index that the atomic call {@code call} adds at, or null. */
+    private static Target target(ClangUnit unit, ClangUnit.Function fn, ClangNode call) {
+        List<ClangNode> args = arguments(call);
+        if (args.isEmpty()) return null;
+        ClangNode p = strip(args.get(0));
+        ClangNode base;
+        ClangNode index;
+        if (p != null && p.kind == CXCursor_UnaryOperator && "&".equals(p.spelling) && p.children.size() == 1) {
+            ClangNode e = strip(p.children.get(0));
+            if (e == null || e.kind != CXCursor_ArraySubscriptExpr || e.children.size() != 2) return null;
+            base = strip(e.children.get(0));
+            index = e.children.get(1);
+        } else if (p != null && p.kind == CXCursor_BinaryOperator && "+".equals(p.spelling) && p.children.size() == 2) {
+            base = strip(p.children.get(0));
+            index = p.children.get(1);
+        } else {
+            return null;
+        }
+        if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
+        if (!parameter(fn, base.refUsr) || writes(fn.node(), base.refUsr) != 0) return null;
+        Poly e = poly(unit, fn, index, 0);
+        return e == null
+                ? null
+                : new Target(
+                        base.refUsr,
+                        e,
+                        unit.text(strip(index)).replaceAll("\\s+", " ").trim());
+    }
+
+    private static boolean parameter(ClangUnit.Function fn, String usr) {
+        for (ClangNode c : fn.node().children) if (c.kind == CXCursor_ParmDecl && usr.equals(c.usr)) return true;
+        return false;
+    }
+
+    /** Writes of {@code usr} in {@code scope}: assignments, increments, its address or a reference taken, a call's argument. */
+    private static int writes(ClangNode scope, String usr) {
+        int[] n = new int[1];
+        scope.forEach(x -> {
+            if (ClangLoops.writes(x, usr)) n[0]++;
+            else if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && aliases(x)) n[0]++;
+        });
+        return n[0];
+    }
+
+    /**
+     * The integer expression {@code e} as a polynomial in the built-in indices ({@code T.x} for threadIdx.x, {@code
+     * B.x}, {@code D.x}, {@code G.x}), parameters the kernel never writes and the initializers of locals it never
+     * writes after them; null when not such.
+     */
+    private static Poly poly(ClangUnit unit, ClangUnit.Function fn, ClangNode e, int depth) {
+        ClangNode s = strip(e);
+        if (s == null || depth > DEPTH) return null;
+        if (isExplicitCast(s)) {
+            ClangNode op = operandOf(s);
+            return op != null && integral(s.canonKind) && strip(op) != null && integral(strip(op).canonKind)
+                    ? poly(unit, fn, op, depth + 1)
+                    : null;
+        }
+        // a built-in index: a pseudo-object member to Clang, unsigned int
+        Matcher m = BUILT_IN.matcher(squash(unit.text(s)));
+        if (m.matches()) {
+            String k =
+                    switch (m.group(1)) {
+                        case "threadIdx" -> "T.";
+                        case "blockIdx" -> "B.";
+                        case "blockDim" -> "D.";
+                        default -> "G.";
+                    };
+            return Poly.symbol(k + m.group(2));
+        }
+        if (!integral(s.canonKind)) return null;
+        if (s.value != null) {
+            double v = s.value;
+            return v == Math.rint(v) && Math.abs(v) < 1e15 ? Poly.constant((long) v) : null;
+        }
+        try {
+            switch (s.kind) {
+                case CXCursor_BinaryOperator -> {
+                    if (s.children.size() != 2) return null;
+                    Poly a = poly(unit, fn, s.children.get(0), depth + 1);
+                    Poly b = a == null ? null : poly(unit, fn, s.children.get(1), depth + 1);
+                    if (b == null) return null;
+                    return switch (s.spelling) {
+                        case "+" -> a.plus(b, 1);
+                        case "-" -> a.plus(b, -1);
+                        case "*" -> a.times(b);
+                        default -> null;
+                    };
+                }
+                case CXCursor_UnaryOperator -> {
+                    if (s.children.size() != 1) return null;
+                    Poly a = poly(unit, fn, s.children.get(0), depth + 1);
+                    if (a == null) return null;
+                    return "-".equals(s.spelling) ? Poly.constant(0).plus(a, -1) : "+".equals(s.spelling) ? a : null;
+                }
+                case CXCursor_DeclRefExpr -> {
+                    return variable(unit, fn, s.refUsr, depth);
+                }
+                default -> {
+                    return null;
+                }
+            }
+        } catch (ArithmeticException overflow) {
+            return null;
+        }
+    }
+
+    private static Poly variable(ClangUnit unit, ClangUnit.Function fn, String usr, int depth) {
+        if (usr == null || writes(fn.node(), usr) != 0) return null;
+        if (parameter(fn, usr)) return Poly.symbol(usr);
+        ClangNode[] decl = new ClangNode[1];
+        int[] count = new int[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) {
+                decl[0] = x;
+                count[0]++;
+            }
+        });
+        ClangNode d = decl[0];
+        if (count[0] != 1 || d.children.isEmpty() || d.type.contains("&") || d.type.contains("static")) return null;
+        ClangNode init = d.children.get(d.children.size() - 1);
+        if (!clang_isExpressionKind(init.kind)) return null;
+        return poly(unit, fn, init, depth + 1);
+    }
+
+    /**
+     * The sum of the coefficients of the monomials of {@code p} that hold the symbol {@code s} once (and {@code with}
+     * once, when not null), with those symbols taken out; null when one holds it twice.
+     */
+    private static Poly coefficient(Poly p, String s, String with) {
+        Poly out = Poly.constant(0);
+        for (Map.Entry<String, Long> e : p.terms.entrySet()) {
+            List<String> syms = new ArrayList<>(Poly.symbols(e.getKey()));
+            int k = syms.indexOf(s);
+            if (k < 0) continue;
+            syms.remove(k);
+            if (syms.contains(s)) return null;
+            if (with != null) {
+                int w = syms.indexOf(with);
+                if (w < 0) return null; // blockIdx without its blockDim: no global index
+                syms.remove(w);
+            }
+            Poly m = Poly.constant(e.getValue());
+            for (String r : syms) m = m.times(Poly.symbol(r));
+            out = out.plus(m, 1);
+        }
+        return out;
+    }
+
+    private static Poly global(String d) {
+        return Poly.symbol("B." + d).times(Poly.symbol("D." + d)).plus(Poly.symbol("T." + d), 1);
+    }
+
+    /** The dimensions whose thread or block index the kernel reads anywhere. */
+    private static List<String> readDims(ClangUnit unit, ClangUnit.Function fn) {
+        List<String> out = new ArrayList<>();
+        Matcher m =
+                Pattern.compile("\\b(threadIdx|blockIdx)\\s*\\.\\s*([xyz])\\b").matcher(unit.text(fn.node()));
+        while (m.find()) if (!out.contains(m.group(2))) out.add(m.group(2));
+        return out;
+    }
+
+    /**
+     * Whether the dimensions, in some order, nest as a row-major index: the first's stride a positive constant, each
+     * next stride at least the one before times the bound of the index before ({@code (nx - 1)} after {@code i < nx
+     * - 1}, or {@code nx}).
+     */
+    private static boolean ordered(
+            List<String> dims, List<Poly> strides, List<Bound> bounds, List<Integer> order, boolean[] taken) {
+        if (order.size() == dims.size()) {
+            Poly first = strides.get(order.get(0));
+            if (!first.terms.keySet().equals(java.util.Set.of("")) || first.terms.get("") <= 0) return false;
+            for (int k = 1; k < order.size(); k++) {
+                Poly prev = strides.get(order.get(k - 1));
+                Poly bound = boundOf(global(dims.get(order.get(k - 1))), bounds);
+                if (bound == null || !atLeast(strides.get(order.get(k)), prev, bound)) return false;
+            }
+            return true;
+        }
+        for (int i = 0; i < dims.size(); i++) {
+            if (taken[i]) continue;
+            taken[i] = true;
+            order.add(i);
+            boolean ok = ordered(dims, strides, bounds, order, taken);
+            order.remove(order.size() - 1);
+            taken[i] = false;
+            if (ok) return true;
+        }
+        return false;
+    }
+
+    /** Whether {@code next - prev * bound} is {@code prev} times a constant >= 0. */
+    private static boolean atLeast(Poly next, Poly prev, Poly bound) {
+        Poly d;
+        try {
+            d = next.plus(prev.times(bound), -1);
+        } catch (ArithmeticException overflow) {
+            return false;
+        }
+        if (d.zero()) return true;
+        String key = prev.terms.firstKey();
+        Long num = d.terms.get(key);
+        long den = prev.terms.get(key);
+        if (num == null || num % den != 0 || num / den < 0) return false;
+        try {
+            return prev.times(Poly.constant(num / den)).terms.equals(d.terms);
+        } catch (ArithmeticException overflow) {
+            return false;
+        }
+    }
+
+    private static Poly boundOf(Poly x, List<Bound> bounds) {
+        for (Bound b : bounds) if (b.x.terms.equals(x.terms)) return b.bound;
+        return null;
+    }
+
+    /**
+     * The upper bounds that hold where {@code at} runs: the conditions of the ifs around it ({@code if (i < n &&
+     * ...)}), and the early exits before it in the blocks around it ({@code if (i >= n || ...) return;}).
+     */
+    private static List<Bound> bounds(ClangUnit unit, ClangUnit.Function fn, ClangNode at) {
+        List<Bound> out = new ArrayList<>();
+        for (ClangNode c = at, p = at.parent; p != null && c != fn.node(); c = p, p = p.parent) {
+            if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(1) == c) {
+                List<ClangNode> terms = new ArrayList<>();
+                operands(p.children.get(0), "&&", terms, 0);
+                for (ClangNode t : terms) bound(unit, fn, t, false, out);
+            } else if (p.kind == CXCursor_CompoundStmt) {
+                for (ClangNode s : p.children) {
+                    if (s == c) break;
+                    if (s.kind != CXCursor_IfStmt || s.children.size() != 2 || !exits(s.children.get(1))) continue;
+                    List<ClangNode> terms = new ArrayList<>();
+                    operands(s.children.get(0), "||", terms, 0);
+                    for (ClangNode t : terms) bound(unit, fn, t, true, out);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code s} is {@code return;} or a block of it alone. */
+    private static boolean exits(ClangNode s) {
+        if (s.kind == CXCursor_ReturnStmt) return true;
+        return s.kind == CXCursor_CompoundStmt
+                && s.children.size() == 1
+                && s.children.get(0).kind == CXCursor_ReturnStmt;
+    }
+
+    /** The bound the comparison {@code t} gives where it holds ({@code negated}: where it does not). */
+    private static void bound(ClangUnit unit, ClangUnit.Function fn, ClangNode t, boolean negated, List<Bound> out) {
+        ClangNode c = strip(t);
+        if (c == null || c.kind != CXCursor_BinaryOperator || c.children.size() != 2) return;
+        String op = c.spelling;
+        if (negated) {
+            op = switch (op) {
+                case "<" -> ">=";
+                case "<=" -> ">";
+                case ">" -> "<=";
+                case ">=" -> "<";
+                default -> null;
+            };
+        }
+        if (op == null || !List.of("<", "<=", ">", ">=").contains(op)) return;
+        Poly a = poly(unit, fn, c.children.get(0), 0);
+        Poly b = a == null ? null : poly(unit, fn, c.children.get(1), 0);
+        if (b == null) return;
+        try {
+            switch (op) {
+                case "<" -> out.add(new Bound(a, b));
+                case "<=" -> out.add(new Bound(a, b.plus(Poly.constant(1), 1)));
+                case ">" -> out.add(new Bound(b, a));
+                default -> out.add(new Bound(b, a.plus(Poly.constant(1), 1)));
+            }
+        } catch (ArithmeticException overflow) {
+            // no bound
+        }
+    }
+}
