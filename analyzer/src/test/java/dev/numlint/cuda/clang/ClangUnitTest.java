@@ -909,4 +909,24 @@ class ClangUnitTest {
                 .as("Clang's errors, the first: %s", u.firstError())
                 .isZero();
     }
+
+    @Test
+    void aCallFromAMacroArgumentIsQuotedWithTheLineThatInvokesTheMacro() throws Exception {
+        // mumax3's reductions: the atomic's extent runs from the argument 'atomicAdd' to the invocation's ')'
+        ClangUnit u = parse(
+                "reduce.cu",
+                """
+                #define reduce(atomicOp) \\
+                    if (threadIdx.x == 0) { atomicOp(dst, part[0]); }
+                __global__ void sum(float *dst, const float *part) {
+                    reduce(atomicAdd);
+                }
+                __global__ void plain(float *dst, const float *part) { atomicAdd(dst, part[1]); }
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.atomics()).hasSize(2);
+        assertThat(u.text(u.atomics().get(0).node())).isEqualTo("atomicAdd)");
+        assertThat(u.quoted(u.atomics().get(0).node())).isEqualTo("reduce(atomicAdd)");
+        assertThat(u.quoted(u.atomics().get(1).node())).isEqualTo("atomicAdd(dst, part[1])");
+    }
 }

@@ -96,13 +96,13 @@ final class ClangSumFacts {
 
     /** A site whose uses Clang's def-use follows ({@link ClangUnit#uses}). */
     static Site flowing(ClangUnit unit, ClangNode n, ClangUnit.Function f) {
-        return site(unit, n, f, unit.text(n), () -> unit.uses(n, f), () -> unit.drawn(n, f))
+        return site(unit, n, f, unit.quoted(n), () -> unit.uses(n, f), () -> unit.drawn(n, f))
                 .inStatementEndingAt(statementEnd(n));
     }
 
     /** A site at {@code n} without def-use (its uses are not followed). */
     static Site at(ClangUnit unit, ClangNode n, ClangUnit.Function f) {
-        return site(unit, n, f, unit.text(n), null, null);
+        return site(unit, n, f, unit.quoted(n), null, null);
     }
 
     /** A site at {@code n} without def-use that a message quotes as {@code text} (an asm statement's instruction). */

@@ -256,6 +256,11 @@ public final class ClangUnit {
         return new String(text, n.offset, n.endOffset - n.offset, StandardCharsets.UTF_8);
     }
 
+    /** The text a message quotes for {@code n} ({@link ClangQuotes}). */
+    public String quoted(ClangNode n) {
+        return ClangQuotes.quoted(text(n), text, n.offset);
+    }
+
     /** A node's column in UTF-16 code units from 1, as every location counts it ({@link ClangColumns}). */
     public int utf16Column(ClangNode n) {
         return ClangColumns.utf16(text, n.offset, n.column);
