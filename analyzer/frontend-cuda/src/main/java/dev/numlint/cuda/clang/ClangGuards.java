@@ -231,6 +231,8 @@ final class ClangGuards {
                     }
                     if (g != null) return g;
                 }
+                String chain = chainClamps(unit, s, usr);
+                if (chain != null) return chain;
                 Clamp clamp = conditionalClamp(unit, s, usr);
                 Clamp wrap = clamp == null ? ClangWrapLoops.of(unit, p, k, usr) : null;
                 // a wrap from below after a bound from above may add past that bound: its lower bound alone
@@ -327,8 +329,27 @@ final class ClangGuards {
      */
     private static Clamp conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
         if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
-        ClangNode test = s.children.get(0);
-        ClangNode then = s.children.get(1);
+        return clampOf(unit, s.children.get(0), s.children.get(1), usr);
+    }
+
+    /**
+     * The two sides of a clamp written as one {@code if} / {@code else if} ({@code if (a > M) a = M; else if (a <
+     * -M) a = -M;}): each branch a clamp of {@code usr}, on opposite sides, and no final else; the guard as a message
+     * names it, or null (session 56: an audio decoder's float-to-short conversion after such a chain was an
+     * "unguarded" warning; the same clamps as two statements were a note).
+     */
+    private static String chainClamps(ClangUnit unit, ClangNode s, Path usr) {
+        if (s.kind != CXCursor_IfStmt || s.children.size() != 3) return null;
+        ClangNode inner = strip(s.children.get(2));
+        if (inner == null || inner.kind != CXCursor_IfStmt || inner.children.size() != 2) return null;
+        Clamp first = clampOf(unit, s.children.get(0), s.children.get(1), usr);
+        Clamp second = first == null ? null : conditionalClamp(unit, inner, usr);
+        if (second == null || first.side() == 0 || second.side() != -first.side()) return null;
+        return BOTH + first.test() + "' (line " + first.line() + ") and '" + second.test() + "' (line " + second.line()
+                + ")";
+    }
+
+    private static Clamp clampOf(ClangUnit unit, ClangNode test, ClangNode then, Path usr) {
         if (then.kind == CXCursor_CompoundStmt && !then.children.isEmpty()) {
             // { nclip++; x = M; }: the block's last statement sets it, the others neither write it nor leave
             List<ClangNode> body = then.children;
