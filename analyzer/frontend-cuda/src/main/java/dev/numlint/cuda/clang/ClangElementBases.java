@@ -368,4 +368,24 @@ final class ClangElementBases {
         }
         return false;
     }
+
+    /** The pointer variable {@code p} that {@code lhs} = {@code *p} dereferences, or null. */
+    static ClangNode dereferenced(ClangNode lhs) {
+        ClangNode x = strip(lhs);
+        if (x == null || x.kind != CXCursor_UnaryOperator || !"*".equals(x.spelling) || x.children.size() != 1)
+            return null;
+        ClangNode p = strip(x.children.get(0));
+        return p != null && p.kind == CXCursor_DeclRefExpr && p.canonKind == CXType_Pointer ? p : null;
+    }
+
+    /**
+     * The pointer variable {@code b} when a statement of a loop's body steps it by elements and nothing else writes
+     * it ({@link ClangElementStrides#bodyCounters}: {@code B += 4} after {@code B[0] += ...}), else null.
+     */
+    static String steppedBase(ClangNode b, ClangElements.Context cx) {
+        ClangNode x = strip(b);
+        if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
+            return null;
+        return cx.counters.containsKey(x.refUsr) && cx.steps.containsKey(x.refUsr) ? x.refUsr : null;
+    }
 }

@@ -66,7 +66,10 @@ final class ClangElements {
         if (chain.isEmpty()) return out;
         List<ClangNode> subscripts = new ArrayList<>();
         ClangNode x = ClangElementBases.element(lhs, subscripts);
-        if (subscripts.isEmpty() || x == null) return out;
+        // *p += t; p++;: the element p[0] of a pointer the body steps (session 56, an AMBE synthesizer's *Ss += ...)
+        ClangNode deref = subscripts.isEmpty() ? ClangElementBases.dereferenced(lhs) : null;
+        if (deref != null) x = deref;
+        if (subscripts.isEmpty() && deref == null || x == null) return out;
         int d = ClangElementBases.freshIn(x, chain); // a buffer allocated in a loop's body
         if (d >= 0) {
             out.addAll(chain.subList(0, d + 1));
@@ -74,12 +77,21 @@ final class ClangElements {
             return out;
         }
         Context cx = new Context(chain, update);
-        String stepped = steppedBase(x, cx);
+        String stepped = ClangElementBases.steppedBase(x, cx);
         Poly row = stepped == null && !fixedBase(x, cx) ? ClangElementBases.rowStart(x, cx) : null;
         if (stepped == null && row == null && !fixedBase(x, cx)) {
             // a pointer declared in a loop's body, of no address proven apart: one address for the loops inside it
             int k = ClangElementBases.declaredIn(x, chain);
             if (k >= 0) out.addAll(moves(lhs, update, chain.subList(k + 1, chain.size()), strided));
+            return out;
+        }
+        if (deref != null) {
+            // the pointer itself must be stepped: p[0] of a fixed pointer is one element
+            if (stepped == null) return out;
+            Poly p = Poly.symbol(stepped);
+            for (int q = 0; q < chain.size(); q++) {
+                if (cx.injective(p, q)) out.add(chain.get(q));
+            }
             return out;
         }
         for (int k = 0; k < subscripts.size(); k++) {
@@ -104,17 +116,6 @@ final class ClangElements {
             }
         }
         return out;
-    }
-
-    /**
-     * The pointer variable {@code b} when a statement of a loop's body steps it by elements and nothing else writes
-     * it ({@link ClangElementStrides#bodyCounters}: {@code B += 4} after {@code B[0] += ...}), else null.
-     */
-    private static String steppedBase(ClangNode b, Context cx) {
-        ClangNode x = strip(b);
-        if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
-            return null;
-        return cx.counters.containsKey(x.refUsr) && cx.steps.containsKey(x.refUsr) ? x.refUsr : null;
     }
 
     /**
