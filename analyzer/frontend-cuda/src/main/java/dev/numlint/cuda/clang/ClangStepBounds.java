@@ -64,7 +64,9 @@ final class ClangStepBounds {
             }
             if (var == null || var.kind != CXCursor_DeclRefExpr || var.refUsr == null || bound == null) continue;
             Double step = steps.get(var.refUsr);
-            if (step == null || writes(loop, var.refUsr) != 1) continue; // the increment, and nothing else
+            // the increment, and nothing else (but the initialization's assignment, for (j = 0; ...))
+            int inInit = assigned(init, var.refUsr) != null ? writes(init, var.refUsr) : 0;
+            if (step == null || writes(loop, var.refUsr) - inInit != 1) continue;
             if (!startsNonNegative(var.refUsr, init, fn)) continue;
             double b = bound;
             long n = b < 0 || (b == 0 && !inclusive)
@@ -117,6 +119,14 @@ final class ClangStepBounds {
      * (or an unsigned type).
      */
     private boolean startsNonNegative(String usr, ClangNode init, ClangUnit.Function fn) {
+        ClangNode start = assigned(init, usr);
+        if (start != null) {
+            // for (j = 0; ...) of a counter declared before the loop: the value the initialization assigns
+            if (unit.interval(start, fn)[0] >= 0) return true;
+            ClangNode inner = strip(start);
+            return inner != null
+                    && BUILT_IN_INDEX.matcher(squash(unit.text(inner))).matches();
+        }
         ClangNode decl = null;
         if (init != null && init.kind == CXCursor_DeclStmt) {
             for (ClangNode d : init.children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) decl = d;
@@ -148,5 +158,22 @@ final class ClangStepBounds {
             else if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && aliases(x)) count[0]++;
         });
         return count[0];
+    }
+
+    /**
+     * The value a for loop's initialization {@code init} assigns to {@code usr} ({@code j = 0}, or one part of {@code
+     * i = 0, j = 0}), or null (session 56: an audio encoder's {@code for (j = 0; j < 16; j += 4)} with {@code int j}
+     * declared at the top of the function was an unbounded sum).
+     */
+    private static ClangNode assigned(ClangNode init, String usr) {
+        ClangNode x = init == null ? null : strip(init);
+        if (x == null || x.kind != CXCursor_BinaryOperator || x.children.size() != 2) return null;
+        if (x.spelling.equals(",")) {
+            ClangNode a = assigned(x.children.get(0), usr);
+            return a != null ? a : assigned(x.children.get(1), usr);
+        }
+        if (!x.spelling.equals("=")) return null;
+        ClangNode l = strip(x.children.get(0));
+        return l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr) ? x.children.get(1) : null;
     }
 }
