@@ -418,7 +418,7 @@ final class ClangIntervals {
         return returned(call, null, DEPTH);
     }
 
-    /** What {@code callee}, a function of this unit, returns ({@link #returned}). */
+    /** What {@code callee}, a function of this unit, returns ({@link #returned}; {@link ClangExhaustiveSwitches}). */
     double[] returnedBy(ClangUnit.Function callee, int depth) {
         List<ClangNode> rs = new ArrayList<>();
         callee.node().forEach(x -> {
@@ -427,7 +427,7 @@ final class ClangIntervals {
         double lo = INF;
         double hi = -INF;
         for (ClangNode r : rs) {
-            if (unit.functionOf(r) != callee) continue; // a lambda's return
+            if (unit.functionOf(r) != callee || ClangExhaustiveSwitches.after(unit, r)) continue;
             double[] v = eval(r.children.get(0), callee, depth);
             if (v[0] == -INF && v[1] == INF) return null;
             lo = Math.min(lo, v[0]);
