@@ -461,9 +461,15 @@ final class ClangGuards {
         return last;
     }
 
-    /** Whether the statement always leaves the enclosing block: continue, break, return, goto, throw (or ends so). */
+    /**
+     * Whether the statement always leaves the enclosing block: continue, break, return, goto, throw (or ends so, or
+     * ends in an if / else whose branches both leave).
+     */
     private static boolean leaves(ClangNode s) {
         ClangNode last = last(s);
+        // if (k == 1) return a; else return b;: both branches leave (session 56, a spline's derivative)
+        if (last.kind == CXCursor_IfStmt && last.children.size() == 3)
+            return leaves(last.children.get(1)) && leaves(last.children.get(2));
         return last.kind == CXCursor_ContinueStmt
                 || last.kind == CXCursor_BreakStmt
                 || last.kind == CXCursor_ReturnStmt
@@ -474,6 +480,7 @@ final class ClangGuards {
 
     private static String exit(ClangNode s) {
         ClangNode last = last(s);
+        if (last.kind == CXCursor_IfStmt && last.children.size() == 3) return exit(last.children.get(1));
         return switch (last.kind) {
             case CXCursor_ContinueStmt -> "'continue'";
             case CXCursor_BreakStmt -> "'break'";
