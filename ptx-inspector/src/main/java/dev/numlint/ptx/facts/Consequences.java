@@ -319,11 +319,11 @@ public final class Consequences {
                     return new Consequence(
                             Impact.Kind.AMPLIFIED, phrase("ptx-use-integer"), x, Impact.Reach.CONVERSION);
                 }
-                if (x.rounding() != null && x.rounding().isInteger()) {
-                    return new Consequence(
-                            Impact.Kind.AMPLIFIED, phrase("ptx-use-rounding"), x, Impact.Reach.CONVERSION);
-                }
-                return null;
+                // no rounding, or a math routine's own step on the calling line (SourceText.writesRounding)
+                if (x.rounding() == null
+                        || !x.rounding().isInteger()
+                        || !SourceText.writesRounding(facts.sourceLine(x))) return null;
+                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-rounding"), x, Impact.Reach.CONVERSION);
             }
             case "setp", "set", "slct", "testp" -> {
                 if (SourceText.comparesWithDraw(facts.sourceLine(x))) {

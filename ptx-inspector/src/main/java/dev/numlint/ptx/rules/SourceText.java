@@ -371,4 +371,20 @@ public final class SourceText {
         if (line == null) return true;
         return calls(line, APPROXIMATION_BY_NAME) || calls(line, "asm", "__asm__", "asm volatile");
     }
+
+    /**
+     * A rounding to an integral value written in source: a rounding function of C, C++ or CUDA ({@code floorf},
+     * {@code std::round}, {@code rint}, {@code __float2int_rn}), or a macro or helper whose name says it rounds
+     * ({@code ROUND(x)}, {@code iround}). A rounding (cvt.rni, cvt.rzi to a floating type) on a line that writes none
+     * is a math routine's own step: libdevice's {@code powf} tests its exponent with {@code cvt.rzi.f32.f32} and
+     * {@code expf} rounds with {@code cvt.rni}, their instructions on the calling line, no consequence of the value the
+     * user computes there (session 56: a lattice Boltzmann curvature stored into a float array was "rounded to an
+     * integral value"). True without the line (nothing to tell).
+     */
+    public static boolean writesRounding(String line) {
+        return line == null || WRITTEN_ROUNDING.matcher(line).find();
+    }
+
+    private static final java.util.regex.Pattern WRITTEN_ROUNDING = java.util.regex.Pattern.compile(
+            "(?i)(floor|ceil|rint|round|trunc|nearbyint|2int|2uint|2ll|2ull)\\w*\\s*\\(");
 }

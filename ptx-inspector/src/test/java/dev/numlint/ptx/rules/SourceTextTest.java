@@ -101,4 +101,18 @@ class SourceTextTest {
         assertThat(SourceText.writesApproximation("e = expf(-x) / sqrtf(y);")).isFalse();
         assertThat(SourceText.writesApproximation("my__expf_table[i] = v;")).isFalse();
     }
+
+    @Test
+    void aRoundingIsWrittenOnlyWhereTheLineCallsOne() {
+        // libdevice's powf tests its exponent with cvt.rzi.f32.f32 on the calling line (session 56, MF-LBM-CUDA)
+        assertThat(SourceText.writesRounding(
+                        "curv[i_s1(i, j, k)] = (prc(pow)(cn_x[i_s2(i, j, k)], 2) - prc(1.)) * kxx + (prc(pow)(cn_y"))
+                .isFalse();
+        assertThat(SourceText.writesRounding("int b = (int)floorf((x - lo) * inv);"))
+                .isTrue();
+        assertThat(SourceText.writesRounding("float r = rintf(t * 0.5f);")).isTrue();
+        assertThat(SourceText.writesRounding("k = __float2int_rn(x);")).isTrue();
+        assertThat(SourceText.writesRounding("y = ROUND(a * b);")).isTrue();
+        assertThat(SourceText.writesRounding(null)).isTrue();
+    }
 }
