@@ -49,6 +49,8 @@ public final class ExtendedPrecision implements CudaCheck {
             if (out.activeError() != null) {
                 impact = Impact.bounded("not compiled in the analyzed configuration: the file stops at '"
                         + Quote.shorten(out.activeError(), Quote.TEXT) + "'");
+            } else if (dev.numlint.cuda.facts.FunctionFacts.LongDouble.NARROWED.equals(l.deliberate())) {
+                impact = Impact.bounded("a long double parameter that " + l.deliberate());
             } else if (l.deliberate() != null) {
                 impact = Impact.bounded("provided on purpose: " + l.deliberate());
             } else if (facts.function != null

@@ -57,7 +57,10 @@ final class ClangLongDoubles {
             if (f.canon.startsWith("long double (") || f.canon.startsWith("long double(")) {
                 out.add(new LongDouble(f, "return type of '" + simple + "'", null, deliberate, fn));
             } else if (param != null) {
-                out.add(new LongDouble(param, "parameter '" + param.spelling + "'", null, deliberate, fn));
+                String why = deliberate == null && onlyNarrowed(f, param.usr)
+                        ? dev.numlint.cuda.facts.FunctionFacts.LongDouble.NARROWED
+                        : deliberate;
+                out.add(new LongDouble(param, "parameter '" + param.spelling + "'", null, why, fn));
             }
             for (ClangNode c : f.children) {
                 if (c.kind != CXCursor_CompoundStmt) continue;
@@ -91,6 +94,39 @@ final class ClangLongDoubles {
         java.util.regex.Matcher m = Pattern.compile("^[A-Za-z_]\\w*").matcher(rest);
         if (m.find() && !m.group().equals("long") && !m.group().equals("double")) return "macro " + m.group();
         return "declaration " + decl.offset;
+    }
+
+    /**
+     * Whether every use of the parameter {@code usr} in the body of {@code f} converts it to {@code double} or {@code
+     * float} (a cast, or an implicit conversion by a return, an assignment or an argument), and there is one: no
+     * operation of the function is done in long double (session 56: a graph optimizer's {@code constexpr double
+     * cst(long double v) { return (double)v; }}, which takes literals in long double and hands them back in double).
+     */
+    private static boolean onlyNarrowed(ClangNode f, String usr) {
+        if (usr == null) return false;
+        int[] uses = {0};
+        boolean[] other = {false};
+        for (ClangNode c : f.children) {
+            if (c.kind != CXCursor_CompoundStmt) continue;
+            c.forEach(n -> {
+                if (other[0] || n.kind != CXCursor_DeclRefExpr || !usr.equals(n.refUsr)) return;
+                uses[0]++;
+                ClangNode x = n;
+                while (x.parent != null
+                        && (x.parent.kind == CXCursor_ParenExpr
+                                || x.parent.kind == CXCursor_UnexposedExpr && x.parent.canonKind == CXType_LongDouble))
+                    x = x.parent;
+                ClangNode p = x.parent;
+                boolean narrowed = p != null
+                        && (p.kind == CXCursor_CStyleCastExpr
+                                || p.kind == CXCursor_CXXStaticCastExpr
+                                || p.kind == CXCursor_CXXFunctionalCastExpr
+                                || p.kind == CXCursor_UnexposedExpr)
+                        && (p.canonKind == CXType_Double || p.canonKind == CXType_Float);
+                if (!narrowed) other[0] = true;
+            });
+        }
+        return uses[0] > 0 && !other[0];
     }
 
     /**

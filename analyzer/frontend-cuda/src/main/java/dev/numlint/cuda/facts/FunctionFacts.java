@@ -382,6 +382,9 @@ public final class FunctionFacts {
         /** Why a long double function's own long doubles are there on purpose. */
         public static final String INTERFACE = "a long double function (its floating parameters and result are)";
 
+        /** Why a long double parameter computes nothing in long double: every use converts it to a narrower type. */
+        public static final String NARROWED = "every use converts it to a narrower type: no arithmetic in long double";
+
         public LongDouble(Site site, String what) {
             this(site, what, null, null, null);
         }
