@@ -622,7 +622,10 @@ final class ClangUses {
         ClangNode loop = innermostLoop(def);
         Refs index = refs(fn);
         for (ClangNode x : index.assigns().getOrDefault(usr, List.of()))
-            if (x.offset > def.endOffset && x.offset < until && (loop == null || innermostLoop(x) == loop)) {
+            if (x.offset > def.endOffset
+                    && x.offset < until
+                    && (loop == null || innermostLoop(x) == loop)
+                    && unconditional(def, x)) {
                 until = x.offset;
                 ending = x;
             }
@@ -649,6 +652,42 @@ final class ClangUses {
                     && strip(p.children.get(0)) == r) continue;
             follow(r, fn, name, depth - 1, out, direct);
         }
+    }
+
+    /**
+     * Whether the assignment {@code x} after {@code def} runs whenever the code after it does: no branch (of an if, a
+     * conditional, a switch, a loop or the right side of {@code &&} / {@code ||}) holds it that does not hold {@code
+     * def} too. A conditional assignment ({@code if (dir == y) t = ...;} after {@code if (dir == x) t = ...;}) leaves
+     * the value alive on the other path (session 56: a particle-in-cell code's x twin was "decides nothing" and its y
+     * twin a warning, both read by {@code t > step}).
+     */
+    private static boolean unconditional(ClangNode def, ClangNode x) {
+        java.util.Set<ClangNode> around = new java.util.HashSet<>();
+        for (ClangNode p = def; p != null; p = p.parent) around.add(p);
+        // up to the first statement around both (x in another branch of an if than def is conditional too)
+        for (ClangNode c = x, p = x.parent; p != null; c = p, p = p.parent) {
+            int at = p.children.indexOf(c);
+            switch (p.kind) {
+                case CXCursor_IfStmt, CXCursor_ConditionalOperator -> {
+                    if (at > 0) return false;
+                }
+                case CXCursor_ForStmt,
+                        CXCursor_WhileStmt,
+                        CXCursor_DoStmt,
+                        CXCursor_CXXForRangeStmt,
+                        CXCursor_SwitchStmt,
+                        CXCursor_CaseStmt,
+                        CXCursor_DefaultStmt -> {
+                    return false;
+                }
+                case CXCursor_BinaryOperator -> {
+                    if (at > 0 && ("&&".equals(p.spelling) || "||".equals(p.spelling))) return false;
+                }
+                default -> {}
+            }
+            if (around.contains(p)) return true;
+        }
+        return true;
     }
 
     /**
