@@ -243,21 +243,12 @@ final class ClangElements {
                         if (s.children.size() != 2) return null;
                         Poly a = poly(s.children.get(0), at, deepest, depth);
                         Poly b = a == null ? null : poly(s.children.get(1), at, deepest, depth);
-                        if (b == null) return null;
-                        return switch (s.spelling) {
-                            case "+" -> a.plus(b, 1);
-                            case "-" -> a.plus(b, -1);
-                            case "*" -> a.times(b);
-                            default -> null;
-                        };
+                        return b == null ? null : Poly.binary(s.spelling, a, b);
                     }
                     case CXCursor_UnaryOperator -> {
                         if (s.children.size() != 1) return null;
                         Poly a = poly(s.children.get(0), at, deepest, depth);
-                        if (a == null) return null;
-                        return s.spelling.equals("-")
-                                ? Poly.constant(0).plus(a, -1)
-                                : s.spelling.equals("+") ? a : null;
+                        return a == null ? null : Poly.unary(s.spelling, a);
                     }
                     case CXCursor_DeclRefExpr -> {
                         if (s.refUsr != null) names.putIfAbsent(s.refUsr, s.spelling);

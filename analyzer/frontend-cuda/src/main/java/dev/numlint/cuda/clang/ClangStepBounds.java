@@ -151,7 +151,7 @@ final class ClangStepBounds {
     }
 
     /** How many writes of the variable {@code usr} (assignments, increments, its address taken) lie in {@code n}. */
-    private static int writes(ClangNode n, String usr) {
+    static int writes(ClangNode n, String usr) {
         int[] count = new int[1];
         n.forEach(x -> {
             if (ClangLoops.writes(x, usr)) count[0]++;

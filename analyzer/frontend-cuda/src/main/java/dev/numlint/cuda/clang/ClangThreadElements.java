@@ -113,7 +113,7 @@ final class ClangThreadElements {
             return null;
         }
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
-        if (!parameter(fn, base.refUsr) || writes(fn.node(), base.refUsr) != 0) return null;
+        if (!parameter(fn, base.refUsr) || ClangStepBounds.writes(fn.node(), base.refUsr) != 0) return null;
         Poly e = poly(unit, fn, index, 0);
         return e == null
                 ? null
@@ -126,16 +126,6 @@ final class ClangThreadElements {
     private static boolean parameter(ClangUnit.Function fn, String usr) {
         for (ClangNode c : fn.node().children) if (c.kind == CXCursor_ParmDecl && usr.equals(c.usr)) return true;
         return false;
-    }
-
-    /** Writes of {@code usr} in {@code scope}: assignments, increments, its address or a reference taken, a call's argument. */
-    private static int writes(ClangNode scope, String usr) {
-        int[] n = new int[1];
-        scope.forEach(x -> {
-            if (ClangLoops.writes(x, usr)) n[0]++;
-            else if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && aliases(x)) n[0]++;
-        });
-        return n[0];
     }
 
     /**
@@ -175,19 +165,12 @@ final class ClangThreadElements {
                     if (s.children.size() != 2) return null;
                     Poly a = poly(unit, fn, s.children.get(0), depth + 1);
                     Poly b = a == null ? null : poly(unit, fn, s.children.get(1), depth + 1);
-                    if (b == null) return null;
-                    return switch (s.spelling) {
-                        case "+" -> a.plus(b, 1);
-                        case "-" -> a.plus(b, -1);
-                        case "*" -> a.times(b);
-                        default -> null;
-                    };
+                    return b == null ? null : Poly.binary(s.spelling, a, b);
                 }
                 case CXCursor_UnaryOperator -> {
                     if (s.children.size() != 1) return null;
                     Poly a = poly(unit, fn, s.children.get(0), depth + 1);
-                    if (a == null) return null;
-                    return "-".equals(s.spelling) ? Poly.constant(0).plus(a, -1) : "+".equals(s.spelling) ? a : null;
+                    return a == null ? null : Poly.unary(s.spelling, a);
                 }
                 case CXCursor_DeclRefExpr -> {
                     return variable(unit, fn, s.refUsr, depth);
@@ -202,7 +185,7 @@ final class ClangThreadElements {
     }
 
     private static Poly variable(ClangUnit unit, ClangUnit.Function fn, String usr, int depth) {
-        if (usr == null || writes(fn.node(), usr) != 0) return null;
+        if (usr == null || ClangStepBounds.writes(fn.node(), usr) != 0) return null;
         if (parameter(fn, usr)) return Poly.symbol(usr);
         ClangNode[] decl = new ClangNode[1];
         int[] count = new int[1];

@@ -50,6 +50,21 @@ final class Poly {
         return r;
     }
 
+    /** {@code a op b} for the operators a polynomial holds ({@code + - *}), or null (throws on overflow). */
+    static Poly binary(String op, Poly a, Poly b) {
+        return switch (op) {
+            case "+" -> a.plus(b, 1);
+            case "-" -> a.plus(b, -1);
+            case "*" -> a.times(b);
+            default -> null;
+        };
+    }
+
+    /** {@code op a} for a unary {@code -} or {@code +}, or null. */
+    static Poly unary(String op, Poly a) {
+        return "-".equals(op) ? constant(0).plus(a, -1) : "+".equals(op) ? a : null;
+    }
+
     boolean zero() {
         return terms.isEmpty();
     }
