@@ -115,4 +115,31 @@ class CheckedInPtxTest {
         assertThat(stale.json().path("findings").get(0).path("level").asText()).isEqualTo("note");
         assertThat(stale.code()).as(stale.err()).isZero();
     }
+
+    @Test
+    void aPtxTheBuildWritesWithoutLineInformationStandsForItsSource() throws IOException {
+        // mumax3's Makefile: nvcc -ptx kernel.cu -o kernel_80.ptx, no -lineinfo; the source's findings already say
+        // what that PTX would, at lines the PTX cannot name
+        String noLines = PTX.replaceAll(" \\.loc [0-9 ]+\n", "").replace(" .file 1 \"dbt/k.cu\"\n", "");
+        Files.writeString(repo.resolve("build/k_80.ptx"), noLines);
+        Files.writeString(repo.resolve("build/other.ptx"), noLines.replace("_Z1kPfPj", "_Z1jPfPj"));
+        Files.delete(repo.resolve("build/k.ptx"));
+        Files.writeString(
+                repo.resolve("build/compile_commands.json"),
+                "[{\"directory\": \"" + repo.resolve("build") + "\", \"file\": \"../dbt/k.cu\", \"arguments\": "
+                        + "[\"nvcc\", \"-ptx\", \"-arch=compute_80\", \"../dbt/k.cu\", \"-o\", \"k_80.ptx\"]}]\n");
+        Run run = scan("-p", repo.resolve("build").toString());
+        // the source's conversion once; the PTX no command writes is still read on its own
+        assertThat(findings(run.json()))
+                .as(run.out())
+                .containsExactlyInAnyOrder("NL001 dbt/k.cu:4", "NL001 build/other.ptx:9");
+        assertThat(notices(run.json(), "ptx-build-output")).singleElement().satisfies(n -> assertThat(n)
+                .startsWith("build/k_80.ptx: not analyzed on its own: the build writes it from dbt/k.cu "
+                        + "(build/compile_commands.json:1)"));
+        // with its line information it joins the source's finding: read as before
+        Files.writeString(repo.resolve("build/k_80.ptx"), PTX);
+        Run withLines = scan("-p", repo.resolve("build").toString());
+        assertThat(notices(withLines.json(), "ptx-build-output")).isEmpty();
+        assertThat(findings(withLines.json())).as(withLines.out()).contains("NL001 dbt/k.cu:4");
+    }
 }

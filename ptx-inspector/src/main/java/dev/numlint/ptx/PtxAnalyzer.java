@@ -363,8 +363,22 @@ public final class PtxAnalyzer implements Analyzer {
                         return;
                     }
                 }
-                analyzeText(
-                        ctx, sink, new String(bytes, StandardCharsets.UTF_8), f, null, ctx.buildContext(f), sources);
+                String text = new String(bytes, StandardCharsets.UTF_8);
+                BuildContext bc = ctx.buildContext(f);
+                if (buildOutputWithoutLines(ctx, bc, text)) {
+                    // its instructions cannot be joined to the source's lines: each finding would be a second copy of
+                    // the source's (mumax3's cuda/*_80.ptx beside the kernels they come from)
+                    sink.notify(new Notification(
+                            rel,
+                            0,
+                            Level.NOTE,
+                            "ptx-build-output",
+                            "not analyzed on its own: the build writes it from " + ctx.relativize(bc.writtenFrom())
+                                    + " (" + bc.writtenBy() + "), which is analyzed; it has no line information"
+                                    + " (.loc) to join its instructions to that source's lines"));
+                    return;
+                }
+                analyzeText(ctx, sink, text, f, null, bc, sources);
             }
         } catch (IOException e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "cannot read: " + e.getMessage()));
@@ -378,6 +392,14 @@ public final class PtxAnalyzer implements Analyzer {
         } finally {
             dev.numlint.model.WorkBudget.stop();
         }
+    }
+
+    private static final java.util.regex.Pattern LOC = java.util.regex.Pattern.compile("(?m)^\\s*\\.loc\\s");
+
+    /** A PTX file the build writes from a scanned source ({@link BuildContext#writtenFrom()}), without {@code .loc}. */
+    static boolean buildOutputWithoutLines(ScanContext ctx, BuildContext bc, String ptx) {
+        Path src = bc.writtenFrom();
+        return src != null && ctx.files().contains(src) && !LOC.matcher(ptx).find();
     }
 
     /**

@@ -53,6 +53,8 @@ public final class BuildContext {
     private final List<String> hostMacroFlags = new ArrayList<>(); // -fopenmp, -ffast-math, -mavx2: HostMacros
     private final List<Path> includePaths = new ArrayList<>(); // absolute, in search order
     private Path compiledVia;
+    private Path writtenFrom; // a .ptx the build writes (nvcc -ptx ... -o this) from that source
+    private String writtenBy; // the compile command that writes it, as "compile_commands.json:LINE"
     private Boolean compiledAsCuda; // -x cu / -x cuda: a CUDA unit whatever the file's extension
     private Boolean compiled; // the build compiles it: a command of its own, or through an includer that has one
     private String notCompiledReason; // why the configured build does not compile it (with compiled == FALSE)
@@ -100,6 +102,10 @@ public final class BuildContext {
         other.hostMacroFlags.forEach(this::addHostMacroFlag);
         for (Path p : other.includePaths) addIncludePath(p);
         if (other.compiledVia != null) compiledVia = other.compiledVia;
+        if (other.writtenFrom != null) {
+            writtenFrom = other.writtenFrom;
+            writtenBy = other.writtenBy;
+        }
         if (other.configuration != null) configuration = other.configuration;
         for (String l : other.summary) {
             if (!summary.contains(l)) summary.add(l);
@@ -306,6 +312,20 @@ public final class BuildContext {
      */
     public Path compiledVia() {
         return compiledVia;
+    }
+
+    /**
+     * The source a build output was compiled from: a {@code .ptx} file of the tree that a compile command of the
+     * build writes ({@code nvcc -ptx src.cu -o this.ptx}); null for every other file. {@link #writtenBy()} names the
+     * command.
+     */
+    public Path writtenFrom() {
+        return writtenFrom;
+    }
+
+    /** Where the command that writes this build output is ({@code build/compile_commands.json:12}), or null. */
+    public String writtenBy() {
+        return writtenBy;
     }
 
     /**
@@ -518,6 +538,12 @@ public final class BuildContext {
         return this;
     }
 
+    public BuildContext writtenFrom(Path source, String command) {
+        writtenFrom = source;
+        writtenBy = command;
+        return this;
+    }
+
     public BuildContext configuration(String c) {
         configuration = c;
         return this;
@@ -541,7 +567,8 @@ public final class BuildContext {
                 + ", hostFastMath=" + hostFastMath + ", hostStd=" + hostStd + ", hostCompiler=" + hostCompiler
                 + ", m32=" + m32 + ", mfpmath387=" + mfpmath387
                 + ", cudaArch=" + cudaArch + ", nvccFlags=" + nvccFlags + ", defines=" + defines
-                + ", includePaths=" + includePaths + ", compiledVia=" + compiledVia + ", configuration="
+                + ", includePaths=" + includePaths + ", compiledVia=" + compiledVia + ", writtenFrom=" + writtenFrom
+                + ", configuration="
                 + configuration + "}";
     }
 }

@@ -717,6 +717,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 BuildContext unit = e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host;
                 if (link != null) unit = unit.copy().addIncludePath(link);
                 model.db.file(src, unit, "compile_commands.json entry (" + rel + ":" + e.line() + ")");
+                Path ptx = e.compiler() == FlagTok.Lang.CUDA ? PtxOutputs.written(toks, base, scannedSet) : null;
+                if (ptx != null)
+                    ctx.addBuildContext(ptx, BuildContext.defaults().writtenFrom(src, rel + ":" + e.line()));
             }
         }
         for (List<FlagHazard> hs : grouped.values()) {
