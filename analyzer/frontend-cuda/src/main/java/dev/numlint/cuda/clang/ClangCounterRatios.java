@@ -49,7 +49,7 @@ final class ClangCounterRatios {
         if (loop == null) return null;
         ClangNode body = loop.children.get(loop.children.size() - 1);
         double[] x = counter.apply(loop, ref);
-        if (x == null || x[0] < 0 || writes(body, ref.refUsr)) return null;
+        if (x == null || x[0] < 0 || writesIn(body, ref.refUsr)) return null;
         boolean minusOne = den.kind == CXCursor_BinaryOperator
                 && den.spelling.equals("-")
                 && den.children.size() == 2
@@ -111,7 +111,7 @@ final class ClangCounterRatios {
      */
     private static boolean invariant(ClangUnit unit, ClangNode loop, ClangNode bound) {
         if (bound == null) return false;
-        if (bound.kind == CXCursor_DeclRefExpr) return bound.refUsr != null && !writes(loop, bound.refUsr);
+        if (bound.kind == CXCursor_DeclRefExpr) return bound.refUsr != null && !writesIn(loop, bound.refUsr);
         if (bound.kind != CXCursor_MemberRefExpr || bound.spelling == null || bound.spelling.isEmpty()) return false;
         boolean[] bad = new boolean[1];
         loop.forEach(x -> {
@@ -139,13 +139,5 @@ final class ClangCounterRatios {
         if (t == null) return null;
         t = t.replaceAll("\\s+", "");
         return t.matches("[A-Za-z_]\\w*((\\.|->)[A-Za-z_]\\w*)*") ? t : null;
-    }
-
-    private static boolean writes(ClangNode n, String usr) {
-        boolean[] w = new boolean[1];
-        n.forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && written(x)) w[0] = true;
-        });
-        return w[0];
     }
 }

@@ -539,6 +539,14 @@ final class ClangIntervals {
                     ClangNode a = lastDefinition(st.children.get(0), usr);
                     if (a != null) return eval(a, fn, depth - 1);
                 }
+                double[] updated = label
+                        ? null
+                        : ClangUpdates.after(
+                                st,
+                                usr,
+                                () -> depth > 1 ? reachingFrom(st, ref, fn, depth - 1) : null,
+                                e -> eval(e, fn, depth - 1));
+                if (updated != null) return updated;
                 if (writesIn(st, usr) || label) return null;
             }
         }
@@ -787,14 +795,5 @@ final class ClangIntervals {
         if (st.kind != CXCursor_DeclStmt) return false;
         for (ClangNode d : st.children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) return true;
         return false;
-    }
-
-    /** Whether {@code n}'s subtree writes the variable (an assignment to it, an increment, a compound assignment). */
-    private static boolean writesIn(ClangNode n, String usr) {
-        boolean[] w = new boolean[1];
-        n.forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && written(x)) w[0] = true;
-        });
-        return w[0];
     }
 }

@@ -470,6 +470,15 @@ final class ClangSyntax {
         return p.kind == CXCursor_UnaryOperator && (p.spelling.equals("++") || p.spelling.equals("--"));
     }
 
+    /** Whether {@code n}'s subtree writes the variable (an assignment to it, an increment, a compound assignment). */
+    static boolean writesIn(ClangNode n, String usr) {
+        boolean[] w = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && written(x)) w[0] = true;
+        });
+        return w[0];
+    }
+
     static boolean aliases(ClangNode x) {
         ClangNode c = outermost(x);
         ClangNode p = c.parent;

@@ -1,0 +1,46 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import dev.numlint.knowledge.ValueBounds;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The value a floating local holds after a statement that updates it from its own value: {@code z *= z;} squares it
+ * ({@code z = v * v; z *= z; z *= z;}: a fourth or eighth power, never negative; libimagequant's dithering weight),
+ * {@code x += d;}, {@code x *= k;} combine the value before with the operand's interval. Only floating locals: an
+ * integer update may overflow or wrap.
+ */
+final class ClangUpdates {
+    private ClangUpdates() {}
+
+    /**
+     * The interval of {@code usr} after statement {@code st}, when {@code st} is {@code usr op= e;} with {@code op}
+     * one of {@code + - * /} and {@code e} not writing it; null for any other statement or when the value before is
+     * not known.
+     */
+    static double[] after(ClangNode st, String usr, Supplier<double[]> before, Function<ClangNode, double[]> eval) {
+        if (st.kind != CXCursor_CompoundAssignOperator || st.children.size() != 2) return null;
+        String op = st.spelling;
+        if (op.length() != 2 || "+-*/".indexOf(op.charAt(0)) < 0) return null;
+        ClangNode target = strip(st.children.get(0));
+        if (target == null || target.kind != CXCursor_DeclRefExpr || !usr.equals(target.refUsr)) return null;
+        if (!floating(target.canonKind) || writesIn(st.children.get(1), usr)) return null;
+        double[] b = before.get();
+        if (b == null) return null;
+        ClangNode operand = strip(st.children.get(1));
+        if (op.charAt(0) == '*'
+                && operand != null
+                && operand.kind == CXCursor_DeclRefExpr
+                && usr.equals(operand.refUsr)) return square(b);
+        return ValueBounds.arith(op.charAt(0), b, eval.apply(st.children.get(1)), false);
+    }
+
+    /** The interval of {@code x * x} for {@code x} in {@code b}: the product of one value with itself. */
+    static double[] square(double[] b) {
+        double lo = b[0] <= 0 && b[1] >= 0 ? 0 : Math.min(b[0] * b[0], b[1] * b[1]);
+        return new double[] {lo, Math.max(b[0] * b[0], b[1] * b[1])};
+    }
+}
