@@ -465,7 +465,7 @@ final class ClangGuards {
      * Whether the statement always leaves the enclosing block: continue, break, return, goto, throw (or ends so, or
      * ends in an if / else whose branches both leave).
      */
-    private static boolean leaves(ClangNode s) {
+    static boolean leaves(ClangNode s) {
         ClangNode last = last(s);
         // if (k == 1) return a; else return b;: both branches leave (session 56, a spline's derivative)
         if (last.kind == CXCursor_IfStmt && last.children.size() == 3)

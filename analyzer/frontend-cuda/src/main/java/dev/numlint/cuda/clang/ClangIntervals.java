@@ -136,7 +136,8 @@ final class ClangIntervals {
                 double[] local = fn == null ? null : reachingDefinition(n, fn, depth);
                 if (local == null && fn != null) local = parameter(n, fn);
                 if (local == null) local = stored(n);
-                return local != null ? local : byType(n);
+                double[] r = local != null ? local : byType(n);
+                return fn == null ? r : ClangExitBounds.narrowed(unit, n, fn, r);
             }
             case CXCursor_MemberRefExpr -> {
                 double[] x = stored(n);
@@ -624,7 +625,7 @@ final class ClangIntervals {
      * holds}: a comparison of the variable with a constant ({@code r < 0}, {@code 255 < r}) bounds it on one side;
      * {@code x} itself when {@code v} is not an integer variable's read or the test is another.
      */
-    private static double[] underTest(ClangNode test, boolean holds, ClangNode v, double[] x, boolean finite) {
+    static double[] underTest(ClangNode test, boolean holds, ClangNode v, double[] x, boolean finite) {
         ClangNode var = strip(v);
         ClangNode t = strip(test);
         // an integer: a floating NaN fails every test and passes the guard (NL001 takes a clamp of a float as in range
