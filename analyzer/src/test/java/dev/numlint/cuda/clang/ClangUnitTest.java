@@ -478,6 +478,10 @@ class ClangUnitTest {
                     if (c > m) c = k;
                     return (unsigned char)c;
                 }
+                unsigned char divisor(float r, float m) {
+                    if (m < 1.0f) m = 1.0f;
+                    return (unsigned char)(r / m * 255.0f);
+                }
                 """,
                 ClangFrontEnd.Language.C);
         java.util.Map<Integer, String> guards = new java.util.TreeMap<>();
@@ -486,7 +490,9 @@ class ClangUnitTest {
                 .containsEntry(3, "the test 'c > m' (line 2), an upper bound only: the negative side is unguarded")
                 .containsEntry(7, "the test 'c < 0.0f' (line 6), a lower bound only: large values are unguarded")
                 .containsEntry(12, "the clamps 'c < 0.0f' (line 10) and 'm < c' (line 11)")
-                .containsEntry(16, "none");
+                .containsEntry(16, "none")
+                // the divisor's lower bound limits no side of the quotient (session 57: a ray tracer's colours)
+                .containsEntry(20, "the test 'm < 1.0f' (line 19) on the divisor");
     }
 
     /** NL014 on the Clang path: a local initialised with a round literal and used only as a floor is a tolerance. */

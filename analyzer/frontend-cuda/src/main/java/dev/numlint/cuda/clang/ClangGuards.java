@@ -126,6 +126,9 @@ final class ClangGuards {
                 String mean = ClangWeightedMeans.guard(unit, n);
                 if (mean != null) return mean;
             }
+            // a divisor's guard (m = max(r, g, b); if (m < 1) m = 1; r / m) bounds the divisor, not a side of the
+            // quotient: it is named as the divisor's (session 57: "a lower bound only: large values" misled)
+            if (n.spelling.equals("/") && ga == null && gb != null) return unsided(gb) + " on the divisor";
             if (n.spelling.equals("*") || n.spelling.equals("/")) return ga != null ? ga : gb;
             return null;
         }
@@ -312,6 +315,12 @@ final class ClangGuards {
     private static final String LOWER_ONLY = ", a lower bound only: large values are unguarded";
 
     private static final String BOTH = "the clamps '";
+
+    private static String unsided(String guard) {
+        for (String side : List.of(UPPER_ONLY, LOWER_ONLY))
+            if (guard.endsWith(side)) return guard.substring(0, guard.length() - side.length());
+        return guard;
+    }
 
     /**
      * Whether a guard names the sides conditional clamps bound ({@link Clamp#describe}, or clamps of both sides): what
