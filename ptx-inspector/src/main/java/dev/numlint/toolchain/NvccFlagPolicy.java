@@ -17,7 +17,8 @@ import java.util.function.Function;
  *   <li>true/false: -ftz, -prec-div, -prec-sqrt, -fmad, -rdc; -dc/--device-c and -dw/--device-w (separate
  *   compilation) as -rdc=true;</li>
  *   <li>-O0..-O3, -std=c++NN;</li>
- *   <li>-D/-U with a macro name and a value free of shell metacharacters;</li>
+ *   <li>-D/-U with a macro name and a value free of shell metacharacters (parentheses allowed in a -D, which nvcc
+ *   quotes: a function-like macro of at most one parameter);</li>
  *   <li>-I/-isystem whose directory (symlinks followed) lies inside a scanned root or the toolkit/system include
  *   directories;</li>
  *   <li>-include/--pre-include of a regular file (symlinks followed) inside a scanned root or the toolkit;</li>
@@ -178,11 +179,11 @@ public final class NvccFlagPolicy {
                             v = flags.get(++i).strip();
                             shown = f + " " + v;
                         }
-                        String bad = unsafe(v);
+                        String bad = def ? unsafeDefine(v) : unsafe(v);
                         int e = v.indexOf('=');
                         String macro = e < 0 ? v : v.substring(0, e);
                         if (bad != null) dropped.add(drop(shown, where, "its value " + bad));
-                        else if (!macro.matches("[A-Za-z_][A-Za-z0-9_]*") || !def && e >= 0) {
+                        else if (!macro.matches(def ? FUNCTION_LIKE : "[A-Za-z_][A-Za-z0-9_]*") || !def && e >= 0) {
                             dropped.add(drop(shown, where, "not a macro name"));
                         } else {
                             args.add((def ? "-D" : "-U") + v);
@@ -291,6 +292,21 @@ public final class NvccFlagPolicy {
     public static String unsafe(String v) {
         if (v.startsWith("-")) return "starts with '-'";
         return unsafeChars(v);
+    }
+
+    /** A macro name, or a function-like macro of at most one parameter (nvcc splits a -D value at commas). */
+    private static final String FUNCTION_LIKE = "[A-Za-z_][A-Za-z0-9_]*(\\(([A-Za-z_][A-Za-z0-9_]*)?\\))?";
+
+    /**
+     * Like {@link #unsafe} for a -D value, where parentheses are kept ({@code -D_ALIGNAS(x)=alignas(x)}, a function-like
+     * macro): nvcc hands a -D to the host preprocessor inside double quotes ({@code -D "_ALIGNAS(x)=alignas(x)"} in
+     * nvcc 13's {@code --dryrun}), where the shell takes parentheses literally; {@code $}, backticks, quotes and
+     * backslashes, which it does not, stay refused.
+     */
+    static String unsafeDefine(String v) {
+        String bad = unsafe(v);
+        boolean paren = bad != null && (bad.endsWith("'('") || bad.endsWith("')'"));
+        return paren ? unsafe(v.replace("(", "").replace(")", "")) : bad;
     }
 
     /** Like {@link #unsafe} without the leading-dash check (for option values that are options themselves). */

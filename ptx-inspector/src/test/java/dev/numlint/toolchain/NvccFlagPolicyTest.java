@@ -177,6 +177,35 @@ class NvccFlagPolicyTest {
     }
 
     @Test
+    void aFunctionLikeMacroIsPassedAndCommandSubstitutionInItIsNot() throws IOException {
+        // calm's Makefile: -D_ALIGNAS(x)=alignas(x); nvcc writes it as -D "_ALIGNAS(x)=alignas(x)" for the host
+        // preprocessor's shell, where only $, backticks, quotes and backslashes are special
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        NvccFlagPolicy.Decision d = policy(root)
+                .apply(
+                        List.of(
+                                "-D_ALIGNAS(x)=alignas(x)",
+                                "-DNOARGS()=1",
+                                "-D",
+                                "SQ(v)=((v)+(v))",
+                                "-DF(x)=$(id)",
+                                "-DF(x)=`id`",
+                                "-DG(a,b)=a",
+                                "-DH(x)=\"x\"",
+                                "-U_ALIGNAS(x)"),
+                        null);
+        assertThat(d.args()).containsExactly("-D_ALIGNAS(x)=alignas(x)", "-DNOARGS()=1", "-DSQ(v)=((v)+(v))");
+        assertThat(d.dropped())
+                .extracting(NvccFlagPolicy.Dropped::reason)
+                .containsExactly(
+                        "its value contains the shell metacharacter '$'",
+                        "its value contains a backtick (command substitution)",
+                        "its value contains ','",
+                        "its value contains a quote",
+                        "its value contains the shell metacharacter '('");
+    }
+
+    @Test
     void includeDirectoriesMustResolveInsideTheTreeOrTheToolkit() throws IOException {
         Path root = Files.createDirectories(tmp.resolve("repo"));
         Path outside = Files.createDirectories(tmp.resolve("outside"));
