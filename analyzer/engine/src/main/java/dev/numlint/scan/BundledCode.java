@@ -30,7 +30,9 @@ import java.util.stream.Stream;
  * code (GitHub Linguist's vendored paths: {@code third_party}, {@code 3rdparty}, {@code vendor}, {@code external},
  * {@code extern} and their spellings) or when it holds its own licence ({@code LICENSE*}, {@code LICENCE*}, {@code
  * COPYING*}, {@code COPYRIGHT*}): a project states its own licence once, at its root; a folder that holds every unit
- * the build compiles with a command of its own is that root (the project scanned from the folder above it). The
+ * the build compiles with a command of its own is that root (the project scanned from the folder above it), and a
+ * folder whose sources name only copyright holders that the project's other sources name too is its authors' own
+ * code licensed apart ({@link CopyrightHolders}: libnoise's {@code noiseutils/}). The
  * outermost such directory names the library. Only directories inside the scan's trust boundary are listed, without
  * following links.
  */
@@ -142,6 +144,14 @@ final class BundledCode {
         // a folder that holds every unit the build compiles is the project itself, whose licence it holds (a
         // subproject of a repository where each carries one, scanned from the folder above it)
         if (!units.isEmpty() && units.stream().allMatch(u -> u.startsWith(dir))) return Optional.empty();
+        Optional<String> licence = licence(dir);
+        // a licence of its own over code whose every copyright holder also holds the project's other code: the
+        // project's authors licensed the folder apart (libnoise's noiseutils/, session 57), not someone else's library
+        if (licence.isPresent() && ownAuthors(dir)) return Optional.empty();
+        return licence;
+    }
+
+    private static Optional<String> licence(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
                     .map(p -> p.getFileName().toString())
@@ -152,5 +162,29 @@ final class BundledCode {
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** The copyright holders of the project's own code, by scanned root: its sources outside every bundled folder. */
+    private final Map<Path, java.util.Set<String>> projectHolders = new HashMap<>();
+
+    private boolean ownAuthors(Path dir) {
+        java.util.Set<String> here = CopyrightHolders.under(boundary, dir, 3, 20, d -> false);
+        if (here.isEmpty()) return false;
+        for (Path root : boundary.roots()) {
+            if (!dir.startsWith(root)) continue;
+            java.util.Set<String> own = projectHolders.computeIfAbsent(
+                    root,
+                    r -> CopyrightHolders.under(
+                            boundary,
+                            r,
+                            4,
+                            40,
+                            d -> VENDORED_NAME
+                                            .matcher(String.valueOf(d.getFileName()))
+                                            .matches()
+                                    || licence(d).isPresent()));
+            return own.containsAll(here);
+        }
+        return false;
     }
 }
