@@ -13,7 +13,8 @@ import dev.numlint.rules.RuleCatalog;
  * FunctionFacts.integerDivisions}). The loss is certain, a warning, for a division of constants that is not exact
  * ({@code 1 / 24} is 0), a reciprocal {@code 1 / n} and a quotient a rounding function is applied to ({@code
  * ceil(n / 2)}); a quotient of variables is a note that says an integer quotient may be meant ({@link
- * IntegerQuotients} decides for both source layers).
+ * IntegerQuotients} decides for both source layers). A quotient stored into a local that is written again before any
+ * read is a note that says so.
  */
 @AutoService(CudaCheck.class)
 public final class IntegerDivisionInFloat implements CudaCheck {
@@ -31,6 +32,8 @@ public final class IntegerDivisionInFloat implements CudaCheck {
             IntegerQuotients.Loss loss =
                     IntegerQuotients.loss(d.dividend(), d.divisor(), d.rounding(), d.indexed(), d.nonNegative());
             if (loss == null) continue;
+            // double t_mu = 41 / 2; with t_mu written again before any read: 41 / 2 is 20, but nothing sees it
+            if (d.unread()) loss = new IntegerQuotients.Loss(false, "never read: the variable is written again first");
             String msg = RuleCatalog.get()
                     .rule(ruleId())
                     .message(

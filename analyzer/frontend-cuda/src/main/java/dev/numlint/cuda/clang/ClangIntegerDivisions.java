@@ -58,6 +58,8 @@ final class ClangIntegerDivisions {
      *                 ({@code (float)(i - n / 2)}, a centred index): an integer quotient is meant there
      * @param nonNegative the quotient cannot be negative (an unsigned division, or Clang's interval of it), where
      *                 truncation is floor
+     * @param unread   the local the converted quotient initialises or is assigned to is written again before any read
+     *                 ({@code double t_mu = 41 / 2;} replaced in the loop below it): the value decides nothing
      */
     record Division(
             ClangNode node,
@@ -67,6 +69,7 @@ final class ClangIntegerDivisions {
             String rounding,
             boolean indexed,
             boolean nonNegative,
+            boolean unread,
             ClangUnit.Function in) {}
 
     List<Division> compute() {
@@ -94,10 +97,30 @@ final class ClangIntegerDivisions {
                         context[1],
                         context[2] != null,
                         ClangSyntax.unsignedKind(n.canonKind) || unit.interval(n, fn)[0] >= 0,
+                        unread(n, fn),
                         fn));
             });
         }
         return List.copyOf(out);
+    }
+
+    /** Whether the value of the expression holding {@code division} is stored into a local no read sees. */
+    private boolean unread(ClangNode division, ClangUnit.Function fn) {
+        ClangNode c = division;
+        for (ClangNode p = c.parent; p != null && p != fn.node(); c = p, p = p.parent) {
+            if (p.kind == CXCursor_VarDecl && p.usr != null && p.parent != null && p.parent.kind == CXCursor_DeclStmt)
+                return p.children.get(p.children.size() - 1) == c && unit.deadAfter(p.parent, p.usr, fn.node());
+            if (p.kind == CXCursor_BinaryOperator && "=".equals(p.spelling) && p.children.size() == 2) {
+                ClangNode v = ClangSyntax.strip(p.children.get(0));
+                return p.children.get(1) == c
+                        && v != null
+                        && v.kind == CXCursor_DeclRefExpr
+                        && v.refUsr != null
+                        && unit.deadAfter(p, v.refUsr, fn.node());
+            }
+            if (!ClangSyntax.clang_isExpressionKind(p.kind)) return false;
+        }
+        return false;
     }
 
     /**

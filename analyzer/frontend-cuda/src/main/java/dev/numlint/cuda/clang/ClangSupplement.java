@@ -738,7 +738,8 @@ public final class ClangSupplement {
                             d.target(),
                             d.rounding(),
                             d.indexed(),
-                            d.nonNegative()));
+                            d.nonNegative(),
+                            d.unread()));
         }
         // the uses of Clang's sites, refined as amend() refines the hand-written facts'
         for (Map.Entry<ClangUnit.Function, FunctionFacts> e : out.entrySet()) {

@@ -354,6 +354,7 @@ public final class FunctionFacts {
      * @param indexed    the quotient is a term or factor of integer arithmetic with a variable before the
      *                   conversion ({@code (float)(i - n / 2)}): index arithmetic
      * @param nonNegative the quotient cannot be negative (unsigned, or by its interval)
+     * @param unread     the local it is stored into is written again before any read: the value decides nothing
      */
     public record IntegerDivision(
             Site site,
@@ -363,7 +364,8 @@ public final class FunctionFacts {
             String target,
             String rounding,
             boolean indexed,
-            boolean nonNegative) {}
+            boolean nonNegative,
+            boolean unread) {}
 
     /** A long double declaration, cast or computation in host code ({@code what}: "'x'", "cast (long double)x"). */
     /**
