@@ -487,7 +487,7 @@ final class ClangIntervals {
                                     && definition(p.children.get(0), usr) != null)) return counter(p, ref, fn, depth);
         }
         double[] r = reachingFrom(ref, ref, fn, depth);
-        return r != null ? r : ClangAllDefinitions.hull(fn, usr, e -> eval(e, fn, depth - 1));
+        return r != null ? r : ClangAllDefinitions.hull(unit, fn, usr, e -> eval(e, fn, depth - 1));
     }
 
     /** {@link #reachingDefinition} of {@code ref}'s variable at {@code from}: the definition before it. */
