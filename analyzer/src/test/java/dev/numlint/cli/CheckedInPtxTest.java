@@ -99,6 +99,36 @@ class CheckedInPtxTest {
     }
 
     @Test
+    void anExcludeRelativeToTheFirstOfTwoScannedPathsDropsTheFindingsOfAnIncludedHeader() throws IOException {
+        // a second scanned path moves the scan root above the first (session 57: a reviewer added a directory of stub
+        // headers, and a vendored header's findings, reported through the unit that includes it, came back)
+        Files.createDirectories(repo.resolve("common"));
+        Files.writeString(
+                repo.resolve("common/conv.h"), "static inline unsigned toBin(float x) { return (unsigned) x; }\n");
+        Files.writeString(
+                repo.resolve("main.c"), "#include \"common/conv.h\"\nunsigned bin(float v) { return toBin(v); }\n");
+        Files.delete(repo.resolve("build/k.ptx"));
+        Files.delete(repo.resolve("dbt/k.cu"));
+        Path stubs = Files.createDirectories(tmp.resolve("stubs"));
+        Files.writeString(stubs.resolve("stub.h"), "#define STUB 1\n");
+        assertThat(findings(scan().json()))
+                .as("the header's conversion is reported when nothing is excluded")
+                .contains("NL001 common/conv.h:1");
+        List<String> args = new ArrayList<>(List.of(
+                "scan", "--ptx", "off", "--cache-dir", tmp.resolve("cache2").toString(), "--format", "json"));
+        args.addAll(List.of("--exclude", "common/**", repo.toString(), stubs.toString()));
+        CommandLine cmd = Main.commandLine(Analyzers::load);
+        StringWriter out = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(new StringWriter(), true));
+        cmd.execute(args.toArray(String[]::new));
+        JsonNode report = new ObjectMapper().readTree(out.toString());
+        assertThat(report.path("provenance").path("root").asText())
+                .isEqualTo(tmp.toRealPath().toString());
+        assertThat(findings(report)).as(out.toString()).noneMatch(f -> f.contains("conv.h"));
+    }
+
+    @Test
     void aStalePtxGivesOnlyItsNotice() throws IOException {
         assertThat(scan().code()).isEqualTo(1); // the unguarded conversion is an error
         // the cast replaced by the saturating intrinsic and a line inserted above: .loc 1 4 5 is past the end of

@@ -294,6 +294,28 @@ public final class FileDiscovery {
         return false;
     }
 
+    /**
+     * Whether a finding's file ({@code file}, relative to the scan root) is excluded: matched as discovery matches a
+     * file, relative to the scan root or to the scanned path it lies in (session 57: with a second scanned path the
+     * root moved above the first, and {@code --exclude 'common/GetPot.h'} left the header's findings in).
+     */
+    static boolean excludes(List<Glob> excludes, Path root, List<Path> scanned, String file) {
+        if (Glob.excludes(excludes, file)) return true;
+        if (excludes.isEmpty() || file == null) return false;
+        Path abs;
+        try {
+            abs = root.resolve(file).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+        for (Path p : scanned) {
+            Path start = p.toAbsolutePath().normalize();
+            if (!abs.startsWith(start) || abs.equals(start)) continue;
+            if (Glob.excludes(excludes, start.relativize(abs).toString().replace('\\', '/'))) return true;
+        }
+        return false;
+    }
+
     String relativize(Path p) {
         Path abs = p.toAbsolutePath().normalize();
         return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();

@@ -324,7 +324,8 @@ public final class Scanner {
         List<Finding> findings = new ArrayList<>(shared.findings);
         // a finding located in an excluded file goes with the file (a .ptx elsewhere maps findings into it)
         List<Glob> excludes = options.excludes.stream().map(Glob::new).toList();
-        findings.removeIf(f -> Glob.excludes(excludes, f.location().file()));
+        findings.removeIf(f -> FileDiscovery.excludes(
+                excludes, shared.root, options.paths, f.location().file()));
         findings = LaunchSites.attach(findings, shared.links(), shared::relativize);
         findings.sort(FINDING_ORDER);
         // source and PTX findings of one rule on one line (input sorted, order kept)
