@@ -266,6 +266,41 @@ class PtxAnalyzerTest {
     }
 
     /**
+     * A float's bits moved through integer registers (a float3 member copied with mov.b32 into a mov.b64 pack and
+     * cvt.u32.u64 out of it, session 57: a particle simulator's position update) are no conversion of the value: the
+     * contraction decides nothing there. The same contraction truncated by cvt.rzi.s32.f32 is converted.
+     */
+    @Test
+    void aFloatsBitsMovedThroughIntegerRegistersAreNoConversion() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                dir.resolve("src/b.cu"),
+                "// kernel\n__global__ void k(float* x, int* n, float dt)\n{\n    x[2] += dt * x[1];\n"
+                        + "    x[4] += dt * x[3];\n    n[0] = (int)x[4];\n}\n");
+        Files.writeString(
+                dir.resolve("b.ptx"),
+                HEAD + ".visible .entry _Z1kPfPif(.param .u64 p0, .param .u64 p1, .param .f32 p2) {\n"
+                        + " .reg .f32 %f<10>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+                        + " .loc 1 3 0\n ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+                        + " ld.param.f32 %f1, [p2];\n"
+                        + " .loc 1 4 5\n ld.global.f32 %f2, [%rd1+4];\n ld.global.f32 %f3, [%rd1+8];\n"
+                        + " fma.rn.f32 %f4, %f1, %f2, %f3;\n mov.b32 %r1, %f4;\n mov.b64 %rd3, {%r1, %r1};\n"
+                        + " cvt.u32.u64 %r2, %rd3;\n mov.b32 %f5, %r2;\n st.global.f32 [%rd1+8], %f5;\n"
+                        + " .loc 1 5 5\n ld.global.f32 %f6, [%rd1+12];\n ld.global.f32 %f7, [%rd1+16];\n"
+                        + " fma.rn.f32 %f8, %f1, %f6, %f7;\n st.global.f32 [%rd1+16], %f8;\n"
+                        + " .loc 1 6 5\n cvt.rzi.s32.f32 %r3, %f8;\n st.global.u32 [%rd2], %r3;\n ret;\n}\n"
+                        + " .file 1 \"src/b.cu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        java.util.Map<Integer, Finding> byLine = new java.util.TreeMap<>();
+        for (Finding f : ctx.findings())
+            if (f.ruleId().equals("NL003")) byLine.put(f.location().startLine(), f);
+        assertThat(byLine).containsKeys(4, 5);
+        assertThat(byLine.get(4).message()).doesNotContain("converted to an integer");
+        assertThat(byLine.get(4).impact().reach()).isNotEqualTo(dev.numlint.model.Impact.Reach.CONVERSION);
+        assertThat(byLine.get(5).message()).contains("converted to an integer at line 6");
+    }
+
+    /**
      * A value compared first and converted to an integer after is followed on to the integer: the graver outcome is
      * the one named and typed ({@code Impact.Reach}); one only compared reaches a decision. A .ptx file of its own
      * has no build context: its approximate division is nobody's chosen flag (no judgement).

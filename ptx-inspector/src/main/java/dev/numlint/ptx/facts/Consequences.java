@@ -150,12 +150,8 @@ public final class Consequences {
                 }
             }
         }
-        if (decision != null) {
-            return decision;
-        }
-        if (colour != null) {
-            return colour;
-        }
+        if (decision != null) return decision;
+        if (colour != null) return colour;
         return new Consequence(Impact.Kind.BOUNDED, phrase(stored ? "ptx-use-stored" : "ptx-use-undecided"), null);
     }
 
@@ -310,6 +306,8 @@ public final class Consequences {
                     return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-periodic-wrap"), x);
                 }
                 if (PtxFacts.isInteger(dst)) {
+                    // cvt.u32.u64 of a float's bits (a float3 copied through mov.b64) converts no value (session 57)
+                    if (!PtxFacts.isF(x.sourceType())) return null;
                     if (colourChannel(x)) {
                         return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-colour-channel"), x);
                     }
