@@ -18,8 +18,13 @@ import java.util.List;
 final class ClangExtremes {
     private ClangExtremes() {}
 
-    /** [0, 1] when {@code div} (a {@code /}) is such a normalisation in {@code fn}, else null. */
+    /**
+     * [0, 1] when {@code div} (a {@code /}) is such a normalisation in {@code fn}; [-1, 1] when it is a component of a
+     * normalised vector ({@link ClangUnitVectors}); else null.
+     */
     static double[] ratio(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
+        double[] component = ClangUnitVectors.component(unit, div, fn);
+        if (component != null) return component;
         if (fn == null || div.children.size() != 2) return null;
         ClangNode num = withoutCasts(div.children.get(0));
         ClangNode den = withoutCasts(div.children.get(1));
