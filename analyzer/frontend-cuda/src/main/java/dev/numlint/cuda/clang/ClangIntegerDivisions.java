@@ -89,6 +89,9 @@ final class ClangIntegerDivisions {
                 // ceil((n + b - 1) / b): the division is already the ceiling (a grid's block count), ceil() changes
                 // nothing (session 52: five warnings on a heat solver's launch grids, judged false)
                 if (context[1] != null && context[1].startsWith("ceil") && ceilingDivision(a, b)) return;
+                // 0xffffff / 2 + 1: an all-ones mask halved inside integer arithmetic is a power of two on purpose
+                // (2^23, a 24-bit sample's full scale; session 57, two false warnings in a module player)
+                if (context[3] != null && maskHalved(ClangSyntax.constant(n.children.get(0)), divisor)) return;
                 out.add(new Division(
                         n,
                         ClangSyntax.constant(n.children.get(0)),
@@ -102,6 +105,13 @@ final class ClangIntegerDivisions {
             });
         }
         return List.copyOf(out);
+    }
+
+    /** {@code 2^k - 1} (k at least 4) divided by a power of two: halving or quartering an all-ones mask. */
+    private static boolean maskHalved(Double dividend, Double divisor) {
+        if (dividend == null || divisor == null || dividend < 15 || dividend > 0x1p62 || divisor < 2) return false;
+        long a = dividend.longValue() + 1, b = divisor.longValue();
+        return a == dividend + 1 && b == divisor && Long.bitCount(a) == 1 && Long.bitCount(b) == 1;
     }
 
     /** Whether the value of the expression holding {@code division} is stored into a local no read sees. */
@@ -124,22 +134,25 @@ final class ClangIntegerDivisions {
     }
 
     /**
-     * Where the quotient becomes floating: {target type, rounding function or null, "indexed" or null}; null when it
-     * stays an integer (or the way up leaves what is followed).
+     * Where the quotient becomes floating: {target type, rounding function or null, "indexed" or null, "term" (a term
+     * of an integer sum or difference before the conversion) or null}; null when it stays an integer (or the way up
+     * leaves what is followed).
      */
     private static String[] floatingContext(ClangNode division) {
         ClangNode c = division;
         String indexed = null;
+        String term = null;
         for (ClangNode p = c.parent; p != null; c = p, p = p.parent) {
             if (p.kind == CXCursor_ParenExpr) continue;
             if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
-                if (ClangSyntax.floating(p.canonKind)) return new String[] {typeName(p), rounding(p.parent), indexed};
+                if (ClangSyntax.floating(p.canonKind))
+                    return new String[] {typeName(p), rounding(p.parent), indexed, term};
                 if (ClangSyntax.integral(p.canonKind)) continue;
                 return null;
             }
             if (ClangSyntax.isExplicitCast(p)) {
                 return ClangSyntax.floating(p.canonKind)
-                        ? new String[] {typeName(p), rounding(p.parent), indexed}
+                        ? new String[] {typeName(p), rounding(p.parent), indexed, term}
                         : null;
             }
             if (p.kind == CXCursor_BinaryOperator
@@ -148,6 +161,7 @@ final class ClangIntegerDivisions {
                 for (ClangNode o : p.children) {
                     if (o != c && ClangSyntax.constant(o) == null) indexed = "indexed";
                 }
+                if (!"*".equals(p.spelling)) term = "term";
                 continue;
             }
             if (p.kind == CXCursor_UnaryOperator && ClangSyntax.integral(p.canonKind) && "-".equals(p.spelling))
@@ -156,7 +170,7 @@ final class ClangIntegerDivisions {
             if (p.kind == CXCursor_CallExpr
                     && ClangSyntax.floating(p.canonKind)
                     && ClangSyntax.arguments(p).contains(c)
-                    && rounding(p) != null) return new String[] {typeName(p), rounding(p), indexed};
+                    && rounding(p) != null) return new String[] {typeName(p), rounding(p), indexed, term};
             return null;
         }
         return null;
