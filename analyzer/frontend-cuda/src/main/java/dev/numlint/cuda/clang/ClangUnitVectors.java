@@ -69,7 +69,7 @@ final class ClangUnitVectors {
     }
 
     /** {@code n}, or the initializer of the local it reads when the function never writes that local again. */
-    private static ClangNode once(ClangUnit unit, ClangUnit.Function fn, ClangNode n) {
+    static ClangNode once(ClangUnit unit, ClangUnit.Function fn, ClangNode n) {
         if (n == null || n.kind != CXCursor_DeclRefExpr || n.refUsr == null) return n;
         if (!unit.intervals.unaliasedLocals(fn).contains(n.refUsr) || writesIn(fn.node(), n.refUsr)) return n;
         ClangNode[] init = {null};
