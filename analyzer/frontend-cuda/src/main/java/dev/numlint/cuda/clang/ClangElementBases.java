@@ -101,8 +101,8 @@ final class ClangElementBases {
 
     /**
      * The place in {@code chain} of the innermost loop whose body declares the local pointer {@code b} that is
-     * subscripted from a row of a table of pointers ({@code float *qeM = quant[Mi];} in a coupling loop's body) and
-     * writes it nowhere else, or -1: the
+     * subscripted from a row of a table of pointers ({@code float *qeM = quant[Mi];} in a coupling loop's body) or
+     * from a call ({@code float *const row = img->Row(y);}, {@link #row}) and writes it nowhere else, or -1: the
      * loops inside that loop see one address, whatever the address is in each of its iterations (session 52: a Vorbis
      * coupling's {@code qeM[j] = qeM[j] + qeA[j]} in the j loop inside it was reported as a sum over the j loop).
      */
@@ -119,11 +119,11 @@ final class ClangElementBases {
         if (decl[0] == null) return assignedIn(x, chain);
         ClangNode init = decl[0].children.isEmpty() ? null : strip(decl[0].children.get(decl[0].children.size() - 1));
         while (init != null && isExplicitCast(init) && operandOf(init) != null) init = strip(operandOf(init));
-        if (init == null || init.kind != CXCursor_ArraySubscriptExpr) return assignedIn(x, chain);
+        if (init == null || !row(init, null)) return assignedIn(x, chain);
         int k = chain.size() - 1;
         while (k >= 0
                 && !chain.get(k).children.get(chain.get(k).children.size() - 1).contains(decl[0])) k--;
-        if (k < 0) return -1;
+        if (k < 0 || !row(init, chain.get(k))) return -1;
         boolean[] again = new boolean[1];
         chain.get(k).forEach(n -> {
             if (ClangLoops.writes(n, x.refUsr)) again[0] = true;
@@ -148,7 +148,7 @@ final class ClangElementBases {
             }
             if (row == null) continue;
             while (row != null && isExplicitCast(row) && operandOf(row) != null) row = strip(operandOf(row));
-            if (row == null || row.kind != CXCursor_ArraySubscriptExpr) return -1;
+            if (row == null || !row(row, chain.get(k))) return -1;
             int[] writes = new int[1];
             chain.get(k).forEach(n -> {
                 if (ClangLoops.writes(n, x.refUsr)) writes[0]++;
@@ -156,6 +156,23 @@ final class ClangElementBases {
             return writes[0] == 1 ? k : -1;
         }
         return -1;
+    }
+
+    /**
+     * A row: an element of a table of pointers ({@code quant[Mi]}) or what a call returns ({@code img->Row(y)},
+     * {@code rowOf(base, y)}: an image's row accessor, session 57) that reads a variable {@code loop} (when given)
+     * writes, read once per iteration of that loop.
+     */
+    private static boolean row(ClangNode init, ClangNode loop) {
+        if (init.kind == CXCursor_ArraySubscriptExpr) return true;
+        if (init.kind != CXCursor_CallExpr) return false;
+        if (loop == null) return true;
+        // one that reads a variable the loop changes (its counter): a getAccumulator() without one is one buffer
+        boolean[] varies = new boolean[1];
+        init.forEach(n -> {
+            if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null && writesIn(loop, n.refUsr)) varies[0] = true;
+        });
+        return varies[0];
     }
 
     private static final java.util.Set<String> ALLOCATORS =
