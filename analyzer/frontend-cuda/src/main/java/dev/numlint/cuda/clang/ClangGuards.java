@@ -386,9 +386,20 @@ final class ClangGuards {
             String other = left ? y : right ? x : null;
             String value = operandKey(rhs);
             Path limit = Path.of(strip(rhs));
-            bound = other != null && other.equals(value) && limit != null && !writes(test, limit);
             boolean upper = t.spelling.equals(">") || t.spelling.equals(">=");
             boolean lower = t.spelling.equals("<") || t.spelling.equals("<=");
+            // if (i >= n) i = n - 1: the bound less a constant on the side it bounds (a last index; session 57, an
+            // audio library's table lookup), the bound plus one from below
+            ClangNode r = strip(rhs);
+            if (other != null && r != null && r.kind == CXCursor_BinaryOperator && r.children.size() == 2) {
+                Double k = folded(r.children.get(1));
+                boolean within = r.spelling.equals("-") && upper == left || r.spelling.equals("+") && lower == left;
+                if (k != null && k >= 0 && within && other.equals(operandKey(r.children.get(0)))) {
+                    value = other;
+                    limit = Path.of(strip(r.children.get(0)));
+                }
+            }
+            bound = other != null && other.equals(value) && limit != null && !writes(test, limit);
             if (left != right && (upper || lower) && (bound || constant)) side = (upper == left) ? 1 : -1;
         }
         return constant || bound ? new Clamp(unit.text(test), test.line, side) : null;
