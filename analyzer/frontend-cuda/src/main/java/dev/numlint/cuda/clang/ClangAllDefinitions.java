@@ -94,10 +94,10 @@ final class ClangAllDefinitions {
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return 0;
         String op = t.spelling;
         ClangNode l = ClangSyntax.strip(t.children.get(0)), r = ClangSyntax.strip(t.children.get(1));
-        String v = squash(unit.text(value));
+        String v = ClangSyntax.bare(unit.text(value));
         if (v == null) return 0;
-        boolean localLeft = local(l, usr) && v.equals(squash(unit.text(r)));
-        boolean localRight = local(r, usr) && v.equals(squash(unit.text(l)));
+        boolean localLeft = local(l, usr) && v.equals(ClangSyntax.bare(unit.text(r)));
+        boolean localRight = local(r, usr) && v.equals(ClangSyntax.bare(unit.text(l)));
         if (!localLeft && !localRight) return 0;
         boolean above = localLeft ? op.equals("<") || op.equals("<=") : op.equals(">") || op.equals(">=");
         boolean below = localLeft ? op.equals(">") || op.equals(">=") : op.equals("<") || op.equals("<=");
@@ -108,7 +108,18 @@ final class ClangAllDefinitions {
         return n != null && n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr);
     }
 
-    private static String squash(String text) {
-        return text == null ? null : text.replaceAll("[\\s()]", "");
+    /** {@code n}, or the initializer of the local it reads when the function never writes that local again. */
+    static ClangNode onlyValue(ClangUnit unit, ClangUnit.Function fn, ClangNode n) {
+        if (n == null || n.kind != CXCursor_DeclRefExpr || n.refUsr == null) return n;
+        if (!unit.intervals.unaliasedLocals(fn).contains(n.refUsr) || ClangSyntax.writesIn(fn.node(), n.refUsr))
+            return n;
+        ClangNode[] init = {null};
+        fn.node().forEach(d -> {
+            if (d.kind == CXCursor_VarDecl && n.refUsr.equals(d.usr) && !d.children.isEmpty()) {
+                ClangNode last = d.children.get(d.children.size() - 1);
+                if (ClangSyntax.clang_isExpressionKind(last.kind)) init[0] = ClangSyntax.withoutCasts(last);
+            }
+        });
+        return init[0] != null ? init[0] : n;
     }
 }

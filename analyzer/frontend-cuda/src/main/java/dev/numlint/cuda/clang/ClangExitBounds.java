@@ -86,17 +86,13 @@ final class ClangExitBounds {
         if (v == null || !usr.equals(v.refUsr) || prod == null || prod.kind != CXCursor_BinaryOperator) return null;
         if (!"*".equals(prod.spelling) || prod.children.size() != 2) return null;
         for (int k = 0; k < 2; k++) {
-            ClangNode q = ClangUnitVectors.once(unit, fn, withoutCasts(prod.children.get(k)));
+            ClangNode q = ClangAllDefinitions.onlyValue(unit, fn, withoutCasts(prod.children.get(k)));
             ClangNode d = prod.children.get(1 - k);
             if (q == null || q.kind != CXCursor_BinaryOperator || !"/".equals(q.spelling) || q.children.size() != 2)
                 continue;
             ClangNode x = withoutCasts(q.children.get(0));
             String a = unit.text(q.children.get(1)), b = unit.text(d);
-            if (x != null
-                    && usr.equals(x.refUsr)
-                    && a != null
-                    && b != null
-                    && squash(a).equals(squash(b))) return d;
+            if (x != null && usr.equals(x.refUsr) && a != null && b != null && bare(a).equals(bare(b))) return d;
         }
         return null;
     }

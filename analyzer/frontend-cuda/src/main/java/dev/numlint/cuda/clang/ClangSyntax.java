@@ -416,6 +416,11 @@ final class ClangSyntax {
         return null;
     }
 
+    /** {@code s} without blanks and parentheses (null for null): two spellings of one expression compare equal. */
+    static String bare(String s) {
+        return s == null ? null : s.replaceAll("[\\s()]", "");
+    }
+
     static String squash(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) if (!Character.isWhitespace(s.charAt(i))) b.append(s.charAt(i));

@@ -22,7 +22,7 @@ final class ClangUnitVectors {
     /** [-1, 1] when the division {@code div} of {@code fn} is such a component, else null. */
     static double[] component(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
         if (fn == null || div.children.size() != 2 || !floating(div.canonKind)) return null;
-        ClangNode root = once(unit, fn, withoutCasts(div.children.get(1)));
+        ClangNode root = ClangAllDefinitions.onlyValue(unit, fn, withoutCasts(div.children.get(1)));
         if (root == null || root.kind != CXCursor_CallExpr) return null;
         if (!ROOTS.contains(callee(root).replace("std::", ""))) return null;
         List<ClangNode> args = arguments(root);
@@ -63,22 +63,7 @@ final class ClangUnitVectors {
 
     /** The text of {@code n} without blanks and parentheses, of a local's only definition for a local. */
     private static String text(ClangUnit unit, ClangUnit.Function fn, ClangNode n) {
-        ClangNode x = once(unit, fn, withoutCasts(n));
-        String t = x == null ? null : unit.text(x);
-        return t == null ? null : squash(t).replace("(", "").replace(")", "");
-    }
-
-    /** {@code n}, or the initializer of the local it reads when the function never writes that local again. */
-    static ClangNode once(ClangUnit unit, ClangUnit.Function fn, ClangNode n) {
-        if (n == null || n.kind != CXCursor_DeclRefExpr || n.refUsr == null) return n;
-        if (!unit.intervals.unaliasedLocals(fn).contains(n.refUsr) || writesIn(fn.node(), n.refUsr)) return n;
-        ClangNode[] init = {null};
-        fn.node().forEach(d -> {
-            if (d.kind == CXCursor_VarDecl && n.refUsr.equals(d.usr) && !d.children.isEmpty()) {
-                ClangNode last = d.children.get(d.children.size() - 1);
-                if (clang_isExpressionKind(last.kind)) init[0] = withoutCasts(last);
-            }
-        });
-        return init[0] != null ? init[0] : n;
+        ClangNode x = ClangAllDefinitions.onlyValue(unit, fn, withoutCasts(n));
+        return x == null ? null : bare(unit.text(x));
     }
 }
