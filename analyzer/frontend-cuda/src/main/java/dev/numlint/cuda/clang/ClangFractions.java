@@ -101,4 +101,35 @@ final class ClangFractions {
         }
         return null;
     }
+
+    /**
+     * {@code x - floor(x / c) * c} or {@code x - c * floor(x / c)} with the same {@code x} (by its text) and a
+     * constant {@code c > 0}: x modulo c, in [0, c] (c itself when x / c rounds just below a whole number; a residue
+     * of rounding below 0 is above -1 and truncates to 0). Null for any other difference.
+     */
+    static double[] modulo(ClangUnit unit, ClangNode minus) {
+        if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
+        String x = squash(unit.text(minus.children.get(0)));
+        ClangNode prod = strip(minus.children.get(1));
+        if (prod == null
+                || prod.kind != CXCursor_BinaryOperator
+                || !prod.spelling.equals("*")
+                || prod.children.size() != 2) return null;
+        for (int i = 0; i < 2; i++) {
+            Double c = ClangSyntax.folded(prod.children.get(1 - i));
+            ClangNode call = strip(prod.children.get(i));
+            if (c == null || !(c > 0) || call == null || call.kind != CXCursor_CallExpr) continue;
+            String name = callee(call);
+            if (!name.equals("floor") && !name.equals("floorf") && !name.equals("std::floor")) continue;
+            java.util.List<ClangNode> args = arguments(call);
+            ClangNode q = args.size() == 1 ? strip(args.get(0)) : null;
+            if (q == null || q.kind != CXCursor_BinaryOperator || !q.spelling.equals("/") || q.children.size() != 2)
+                continue;
+            Double d = ClangSyntax.folded(q.children.get(1));
+            if (d == null || d.doubleValue() != c.doubleValue()) continue;
+            if (!squash(unit.text(q.children.get(0))).equals(x)) continue;
+            return new double[] {0, c};
+        }
+        return null;
+    }
 }

@@ -29,10 +29,14 @@ final class ClangIntervals {
 
     private final ClangLocalArrays arrays;
 
+    /** Members of local structures ({@link ClangFieldValues}). */
+    final ClangFieldValues fields;
+
     ClangIntervals(ClangUnit unit) {
         this.unit = unit;
         this.callSites = new ClangCallSites(unit, this);
         this.arrays = new ClangLocalArrays(unit, this);
+        this.fields = new ClangFieldValues(unit, this);
     }
 
     /** {@link #of} with a depth left: for {@link ClangLocalArrays}' stored values. */
@@ -95,7 +99,7 @@ final class ClangIntervals {
                 if (mask != null) return mask;
                 if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/%".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
-                double[] mod = floorMod(n);
+                double[] mod = ClangFractions.modulo(unit, n);
                 if (mod != null) return mod;
                 double[] frac = fn == null ? null : fractionalPart(n, fn);
                 if (frac != null) return frac;
@@ -140,11 +144,13 @@ final class ClangIntervals {
                 return fn == null ? r : ClangExitBounds.narrowed(unit, n, fn, r);
             }
             case CXCursor_MemberRefExpr -> {
-                double[] x = stored(n);
+                double[] x = fn == null ? null : fields.read(n, fn, depth);
+                if (x == null) x = stored(n);
                 return x != null ? x : byType(n);
             }
             case CXCursor_ArraySubscriptExpr -> {
                 double[] local = fn == null ? null : arrays.element(n, fn, depth);
+                if (local == null && fn != null) local = fields.read(n, fn, depth);
                 if (local != null) return local;
                 // an element of a field or static global array: what every store of the file to its elements wrote
                 ClangNode base = n.children.isEmpty() ? null : strip(n.children.get(0));
@@ -193,40 +199,9 @@ final class ClangIntervals {
      * ClangStores}), or null.
      */
     private double[] stored(ClangNode ref) {
-        if (!BOUND.get().isEmpty() || ClangLocalArrays.assuming()) return null;
+        if (binding() || ClangLocalArrays.assuming()) return null;
         ClangStores.Stored s = unit.stores(ref);
         return s == null ? null : new double[] {s.lo(), s.hi()};
-    }
-
-    /**
-     * {@code x - floor(x / c) * c} or {@code x - c * floor(x / c)} with the same {@code x} (by its text) and a
-     * constant {@code c > 0}: x modulo c, in [0, c] (c itself when x / c rounds just below a whole number; a residue
-     * of rounding below 0 is above -1 and truncates to 0). Null for any other difference.
-     */
-    private double[] floorMod(ClangNode minus) {
-        if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
-        String x = squash(unit.text(minus.children.get(0)));
-        ClangNode prod = strip(minus.children.get(1));
-        if (prod == null
-                || prod.kind != CXCursor_BinaryOperator
-                || !prod.spelling.equals("*")
-                || prod.children.size() != 2) return null;
-        for (int i = 0; i < 2; i++) {
-            Double c = ClangSyntax.folded(prod.children.get(1 - i));
-            ClangNode call = strip(prod.children.get(i));
-            if (c == null || !(c > 0) || call == null || call.kind != CXCursor_CallExpr) continue;
-            String name = callee(call);
-            if (!name.equals("floor") && !name.equals("floorf") && !name.equals("std::floor")) continue;
-            List<ClangNode> args = arguments(call);
-            ClangNode q = args.size() == 1 ? strip(args.get(0)) : null;
-            if (q == null || q.kind != CXCursor_BinaryOperator || !q.spelling.equals("/") || q.children.size() != 2)
-                continue;
-            Double d = ClangSyntax.folded(q.children.get(1));
-            if (d == null || d.doubleValue() != c.doubleValue()) continue;
-            if (!squash(unit.text(q.children.get(0))).equals(x)) continue;
-            return new double[] {0, c};
-        }
-        return null;
     }
 
     /**
@@ -370,12 +345,18 @@ final class ClangIntervals {
      */
     private double[] returned(ClangNode call, List<double[]> args, int depth) {
         if (call.refUsr == null || depth < 0) return null;
-        Defined d = defined;
-        if (d == null) defined = d = defined();
-        ClangUnit.Function callee = d.functions.get(call.refUsr);
-        if (callee == null) return null;
-        // the call's arguments bound to the callee's parameters that it neither writes nor aliases: a helper's
-        // return seen for this call (flerpf(u8, u8, frac) is in [0, 255]), not for every caller
+        Callee c = defining(call.refUsr);
+        return c == null
+                ? null
+                : bound(c.function(), args, () -> c.unit().intervals.returnedBy(c.function(), depth));
+    }
+
+    /**
+     * {@code body}'s answer with the arguments' intervals bound to the parameters of {@code callee} that it neither
+     * writes nor aliases: a helper's return seen for this call ({@code flerpf(u8, u8, frac)} is in [0, 255]), not for
+     * every caller.
+     */
+    <T> T bound(ClangUnit.Function callee, List<double[]> args, java.util.function.Supplier<T> body) {
         List<ClangNode> ps = ClangCallSites.parameters(callee.node());
         java.util.Map<String, double[]> bound = BOUND.get();
         java.util.Map<String, double[]> saved = new java.util.HashMap<>();
@@ -389,13 +370,30 @@ final class ClangIntervals {
             }
         }
         try {
-            return d.units.get(call.refUsr).intervals.returnedBy(callee, depth);
+            return body.get();
         } finally {
             saved.forEach((usr, old) -> {
                 if (old == null) bound.remove(usr);
                 else bound.put(usr, old);
             });
         }
+    }
+
+    /** A function this unit or its parse defines, with its unit. */
+    record Callee(ClangUnit.Function function, ClangUnit unit) {}
+
+    /** The definition {@code usr} names in this unit or the units of its parse, or null. */
+    Callee defining(String usr) {
+        if (usr == null) return null;
+        Defined d = defined;
+        if (d == null) defined = d = defined();
+        ClangUnit.Function f = d.functions.get(usr);
+        return f == null ? null : new Callee(f, d.units.get(usr));
+    }
+
+    /** Whether parameters or a receiver are bound on this thread: memoised answers are then left alone. */
+    static boolean binding() {
+        return !BOUND.get().isEmpty() || ClangFieldValues.receiving();
     }
 
     /**

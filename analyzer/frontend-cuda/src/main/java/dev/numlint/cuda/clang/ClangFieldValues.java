@@ -1,0 +1,395 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import dev.numlint.knowledge.ValueBounds;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The interval of a member of a local structure read in straight-line code ({@code c.r}, {@code xl.m_c[0]}): the
+ * definition of that member that reaches the read, found by walking back through the statements before it as {@link
+ * ClangIntervals} does for a scalar local. A definition is an assignment to the member ({@code c.r = s * r;}), a
+ * clamp of it ({@code if (c.r < 0.0f) { c.r = 0.0f; }}, both sides; as NL001's own clamp rule, a NaN is not taken
+ * into account), the structure's declaration or assignment from a copy or from a call that returns a structure by
+ * value ({@code frgba = frgba.ClampRGB().ScaleRGB(15.0f).RoundRGB();}: the member of the local the callee returns,
+ * evaluated in the callee with its parameters bound to the call's arguments and its {@code this} to the call's
+ * receiver), or a call that writes the member through the structure's address ({@code vec4F_saturate_in_place(&xl);}
+ * whose body stores {@code pV->m_c[0] = saturate(pV->m_c[0]);} at its top level, or in a counted loop over the
+ * elements). Session 57's etc2comp and bc7enc_rdo: 21 false findings of conversions after such clamps. Any other
+ * write of the structure or the member between (a call given the structure by reference, a method that may change
+ * it, a write through an index that is not constant), a loop around the read that writes it, or an address taken
+ * elsewhere leaves the member unknown here (null).
+ */
+final class ClangFieldValues {
+    private final ClangUnit unit;
+    private final ClangIntervals intervals;
+
+    ClangFieldValues(ClangUnit unit, ClangIntervals intervals) {
+        this.unit = unit;
+        this.intervals = intervals;
+    }
+
+    /** A call's receiver while its callee is evaluated: the object expression, where, and in which function. */
+    private record Frame(
+            ClangNode object,
+            ClangNode at,
+            ClangUnit.Function caller,
+            ClangFieldValues owner,
+            ClangUnit.Function callee) {}
+
+    /** The receivers of the calls being evaluated on this thread, innermost first. */
+    private static final ThreadLocal<Deque<Frame>> FRAMES = ThreadLocal.withInitial(ArrayDeque::new);
+
+    /** Whether a receiver is bound on this thread: memoised intervals are then neither consulted nor kept. */
+    static boolean receiving() {
+        return !FRAMES.get().isEmpty();
+    }
+
+    /** The object a member read is rooted in: {@code c} of {@code c.r[0]}; null for an implicit {@code this}. */
+    static ClangNode object(ClangNode read) {
+        ClangNode n = strip(read);
+        for (int i = 0; i < 16 && n != null; i++) {
+            if (n.kind == CXCursor_MemberRefExpr) {
+                if (n.children.isEmpty()) return null;
+                n = strip(n.children.get(0));
+            } else if (n.kind == CXCursor_ArraySubscriptExpr && n.children.size() == 2) {
+                n = strip(n.children.get(0));
+            } else return n;
+        }
+        return n;
+    }
+
+    /**
+     * The member path of {@code read} below its object ({@code .r}, {@code .m_c[0.0]}), with constant indices only;
+     * null otherwise. {@code open} takes a variable index as {@code [?]}.
+     */
+    static String suffix(ClangNode read, ClangNode object, boolean open) {
+        ClangNode n = strip(read);
+        if (n == object) return "";
+        if (n == null) return null;
+        if (n.kind == CXCursor_MemberRefExpr) {
+            if (n.refUsr == null || !n.refUsr.contains("@FI@")) return null;
+            String b = n.children.isEmpty() ? "" : suffix(n.children.get(0), object, open);
+            return b == null ? null : b + "." + n.spelling;
+        }
+        if (n.kind == CXCursor_ArraySubscriptExpr && n.children.size() == 2) {
+            String b = suffix(n.children.get(0), object, open);
+            Double k = folded(n.children.get(1));
+            if (b == null || k == null && !open) return null;
+            return b + "[" + (k == null ? "?" : k) + "]";
+        }
+        return null;
+    }
+
+    /** Whether the paths {@code a} and {@code b} (with {@code [?]} for any index) may name overlapping memory. */
+    static boolean overlap(String a, String b) {
+        int i = 0, j = 0;
+        while (i < a.length() && j < b.length()) {
+            char x = a.charAt(i), y = b.charAt(j);
+            if (x == '[' && y == '[') {
+                int ea = a.indexOf(']', i), eb = b.indexOf(']', j);
+                String p = a.substring(i + 1, ea), q = b.substring(j + 1, eb);
+                if (!p.equals(q) && !p.equals("?") && !q.equals("?")) return false;
+                i = ea + 1;
+                j = eb + 1;
+            } else if (x != y) return false;
+            else {
+                i++;
+                j++;
+            }
+        }
+        // one path is the other's prefix: they overlap where it ends at a name's end (.r and .r.x, not .r and .rg)
+        if (i == a.length() && j == b.length()) return true;
+        String rest = i == a.length() ? b.substring(j) : a.substring(i);
+        return rest.charAt(0) == '.' || rest.charAt(0) == '[';
+    }
+
+    /** The interval of {@code read}, a member read of a local structure or of {@code this} in {@code fn}, or null. */
+    double[] read(ClangNode read, ClangUnit.Function fn, int depth) {
+        if (depth <= 0 || !floating(read.canonKind) && !integral(read.canonKind)) return null;
+        ClangNode obj = object(read);
+        String path = suffix(read, obj, false);
+        if (path == null || path.isEmpty()) return null;
+        if (obj == null || obj.kind == CXCursor_CXXThisExpr) return receiver(path, fn, depth);
+        return obj.kind == CXCursor_DeclRefExpr ? local(obj.refUsr, path, fn, read, depth) : of(obj, path, fn, depth);
+    }
+
+    /** The member {@code path} of the object {@code expr} evaluates to in {@code fn}, or null. */
+    private double[] of(ClangNode expr, String path, ClangUnit.Function fn, int depth) {
+        ClangNode e = copied(expr);
+        if (e == null || depth <= 0) return null;
+        if (e.kind == CXCursor_DeclRefExpr) return local(e.refUsr, path, fn, e, depth);
+        if (e.kind == CXCursor_UnaryOperator && e.spelling.equals("*") && e.children.size() == 1) {
+            ClangNode t = strip(e.children.get(0));
+            return t != null && t.kind == CXCursor_CXXThisExpr ? receiver(path, fn, depth) : null;
+        }
+        return e.kind == CXCursor_CallExpr && !callee(e).startsWith("operator") ? returned(e, path, fn, depth) : null;
+    }
+
+    /** {@code e} without a copy or move construction around it ({@code C c = in;}, {@code return c;}). */
+    private static ClangNode copied(ClangNode e) {
+        ClangNode n = strip(e);
+        for (int i = 0; i < 4 && n != null; i++) {
+            if (n.kind != CXCursor_CallExpr
+                    || n.children.size() != 1
+                    || n.refUsr == null
+                    || !n.refUsr.contains("@F@" + n.spelling + "#&")) return n;
+            n = strip(n.children.get(0));
+        }
+        return n;
+    }
+
+    /** The member {@code path} of {@code this} in {@code fn}: of the receiver of the call being evaluated. */
+    private double[] receiver(String path, ClangUnit.Function fn, int depth) {
+        Deque<Frame> frames = FRAMES.get();
+        Frame f = frames.peek();
+        if (f == null || f.callee != fn || f.object == null) return null;
+        frames.pop();
+        try {
+            return f.owner.of(f.object, path, f.caller, depth);
+        } finally {
+            frames.push(f);
+        }
+    }
+
+    /** The member {@code path} of what {@code call}, a call of a function of this parse, returns; or null. */
+    private double[] returned(ClangNode call, String path, ClangUnit.Function fn, int depth) {
+        ClangIntervals.Callee c = intervals.defining(call.refUsr);
+        if (c == null) return null;
+        ClangNode head = call.children.isEmpty() ? null : strip(call.children.get(0));
+        ClangNode receiver = head != null
+                        && head.kind == CXCursor_MemberRefExpr
+                        && head.children.size() == 1
+                        && head.refUsr != null
+                        && head.refUsr.contains("@F@")
+                ? head.children.get(0)
+                : null;
+        List<double[]> args = new java.util.ArrayList<>();
+        for (ClangNode a : arguments(call)) args.add(intervals.of(a, fn, depth - 1));
+        ClangFieldValues callee = c.unit().intervals.fields;
+        Deque<Frame> frames = FRAMES.get();
+        frames.push(new Frame(receiver, call, fn, this, c.function()));
+        try {
+            return intervals.bound(c.function(), args, () -> callee.returns(c.function(), path, depth - 1));
+        } finally {
+            frames.pop();
+        }
+    }
+
+    /** The union of the member {@code path} of what every return statement of {@code fn} returns, or null. */
+    private double[] returns(ClangUnit.Function fn, String path, int depth) {
+        double[] u = null;
+        List<ClangNode> rs = new java.util.ArrayList<>();
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_ReturnStmt) rs.add(x);
+        });
+        for (ClangNode r : rs) {
+            if (unit.functionOf(r) != fn) continue;
+            double[] v = r.children.isEmpty() ? null : of(r.children.get(0), path, fn, depth);
+            if (v == null) return null;
+            u = u == null ? v : new double[] {Math.min(u[0], v[0]), Math.max(u[1], v[1])};
+        }
+        return u;
+    }
+
+    /**
+     * The member {@code path} of the local structure {@code usr} of {@code fn} where {@code at} reads it: the
+     * definition before it in the blocks around it; null when none is known.
+     */
+    private double[] local(String usr, String path, ClangUnit.Function fn, ClangNode at, int depth) {
+        if (usr == null || depth <= 0 || !structures(fn).contains(usr)) return null;
+        ClangNode cur = at;
+        for (ClangNode p = at.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
+            if (ClangSyntax.isLoop(p) && touches(p, usr, path)) return null;
+            if (p.kind != CXCursor_CompoundStmt) continue;
+            for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
+                ClangNode st = p.children.get(j);
+                if (ClangSyntax.labelled(st) != st) return null;
+                Effect e = effect(st, usr, path, fn, depth);
+                if (e == Effect.UNKNOWN) return null;
+                if (e != Effect.NONE) return e.value;
+            }
+        }
+        return null;
+    }
+
+    /** What a statement does to a member: nothing, an unknown write, or a definition with its interval. */
+    private static final class Effect {
+        static final Effect NONE = new Effect(null);
+        static final Effect UNKNOWN = new Effect(null);
+        final double[] value;
+
+        Effect(double[] value) {
+            this.value = value;
+        }
+
+        static Effect of(double[] v) {
+            return v == null ? UNKNOWN : new Effect(v);
+        }
+    }
+
+    private Effect effect(ClangNode st, String usr, String path, ClangUnit.Function fn, int depth) {
+        if (st.kind == CXCursor_DeclStmt) {
+            for (ClangNode d : st.children) {
+                if (d.kind != CXCursor_VarDecl || !usr.equals(d.usr)) continue;
+                ClangNode init = d.children.isEmpty() ? null : d.children.get(d.children.size() - 1);
+                return init == null || !clang_isExpressionKind(init.kind)
+                        ? Effect.UNKNOWN
+                        : Effect.of(of(init, path, fn, depth));
+            }
+            return touches(st, usr, path) ? Effect.UNKNOWN : Effect.NONE;
+        }
+        ClangNode x = strip(st);
+        if (x != null && x.kind == CXCursor_BinaryOperator && x.spelling.equals("=") && x.children.size() == 2) {
+            ClangNode l = x.children.get(0);
+            if (rooted(l, usr) && path.equals(suffix(l, object(l), false)) && !touches(x.children.get(1), usr, path))
+                return Effect.of(intervals.of(x.children.get(1), fn, depth));
+        }
+        if (x != null && x.kind == CXCursor_CallExpr && callee(x).equals("operator=") && x.children.size() == 3) {
+            ClangNode l = strip(x.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr))
+                return Effect.of(of(x.children.get(2), path, fn, depth));
+        }
+        if (x != null && x.kind == CXCursor_CallExpr) {
+            double[] w = ClangFieldWrites.through(intervals, x, usr, path, fn, depth);
+            if (w != null) return new Effect(w);
+        }
+        if (x != null && x.kind == CXCursor_IfStmt) {
+            Effect c = clamp(x, usr, path, fn, depth);
+            if (c != null) return c;
+        }
+        return touches(st, usr, path) ? Effect.UNKNOWN : Effect.NONE;
+    }
+
+    /**
+     * {@code if (c.r < 0.0f) { c.r = 0.0f; }}: the branch's value, or the value before it where the test failed
+     * (finite values, as NL001's clamp rule); {@code if (t) c.r = a; else c.r = b;}: either. Null for another if.
+     */
+    private Effect clamp(ClangNode st, String usr, String path, ClangUnit.Function fn, int depth) {
+        if (st.children.size() < 2 || touches(st.children.get(0), usr, path)) return null;
+        ClangNode a = assigned(st.children.get(1), usr, path);
+        if (a == null) return null;
+        double[] x = intervals.of(a, fn, depth - 1);
+        if (st.children.size() == 3) {
+            ClangNode b = assigned(st.children.get(2), usr, path);
+            if (b == null) return null;
+            double[] y = intervals.of(b, fn, depth - 1);
+            return new Effect(new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])});
+        }
+        double[] before = local(usr, path, fn, st, depth - 1);
+        double[] y = failed(st.children.get(0), usr, path, before != null ? before : ValueBounds.unknown());
+        return new Effect(new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])});
+    }
+
+    /** The value a branch assigns to the member as its one statement ({@code c.r = 0.0f;}), or null. */
+    private static ClangNode assigned(ClangNode body, String usr, String path) {
+        ClangNode s = soleStatement(body);
+        ClangNode x = s == null ? null : strip(s);
+        if (x == null || x.kind != CXCursor_BinaryOperator || !x.spelling.equals("=") || x.children.size() != 2)
+            return null;
+        ClangNode l = x.children.get(0);
+        return rooted(l, usr) && path.equals(suffix(l, object(l), false)) ? x.children.get(1) : null;
+    }
+
+    /** {@code x} narrowed by the comparison {@code test} of the member with a constant having failed. */
+    private static double[] failed(ClangNode test, String usr, String path, double[] x) {
+        ClangNode t = strip(test);
+        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return x;
+        String op = t.spelling;
+        if (!List.of("<", "<=", ">", ">=").contains(op)) return x;
+        ClangNode l = t.children.get(0), r = t.children.get(1);
+        Double c;
+        if (rooted(l, usr) && path.equals(suffix(l, object(l), false))) c = folded(r);
+        else if (rooted(r, usr) && path.equals(suffix(r, object(r), false))) {
+            c = folded(l);
+            op = op.startsWith("<") ? op.replace('<', '>') : op.replace('>', '<');
+        } else return x;
+        if (c == null) return x;
+        // the test failed: v < c fails where v >= c, v > c where v <= c
+        double lo = op.startsWith("<") ? Math.max(x[0], c) : x[0];
+        double hi = op.startsWith(">") ? Math.min(x[1], c) : x[1];
+        return lo <= hi ? new double[] {lo, hi} : x;
+    }
+
+    /** Whether the lvalue {@code l} is a member of the local {@code usr}. */
+    static boolean rooted(ClangNode l, String usr) {
+        ClangNode o = object(l);
+        return o != null && o.kind == CXCursor_DeclRefExpr && usr.equals(o.refUsr);
+    }
+
+    /**
+     * Whether {@code n} may change the member {@code path} of {@code usr}: writes it or a member that overlaps it,
+     * the whole structure, takes an address, passes the structure by reference or calls a method on it that is not
+     * {@code const}.
+     */
+    static boolean touches(ClangNode n, String usr, String path) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> {
+            if (hit[0] || x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr)) return;
+            ClangNode m = outermost(x);
+            while (m.parent != null
+                    && (m.parent.kind == CXCursor_MemberRefExpr
+                                    && m.parent.refUsr != null
+                                    && m.parent.refUsr.contains("@FI@")
+                            || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
+                            || m.parent.kind == CXCursor_ParenExpr
+                            || m.parent.kind == CXCursor_UnexposedExpr && m.parent.children.size() == 1)) m = m.parent;
+            ClangNode p = m.parent;
+            if (p != null && p.kind == CXCursor_MemberRefExpr) {
+                // a method called on the structure: a const one reads it
+                ClangNode call = p.parent;
+                hit[0] = call == null || call.kind != CXCursor_CallExpr || !p.type.endsWith("const");
+                return;
+            }
+            if (p != null && p.kind == CXCursor_CallExpr && p.children.size() == 1 && p.children.get(0) == m) return;
+            if (!written(m) && !aliases(m) && !(p != null && p.kind == CXCursor_CallExpr)) return;
+            String s = suffix(m, x, true);
+            hit[0] = s == null || overlap(s, path);
+        });
+        return hit[0];
+    }
+
+    /**
+     * The local structures of {@code fn} (variables and by-value parameters of a record type) whose address is taken
+     * only as a call's argument ({@code g(&v)}, which {@link #effect} reads at the call) and to which no reference is
+     * bound, once per function.
+     */
+    private Set<String> structures(ClangUnit.Function fn) {
+        return unit.perFunction("field-value-structures", fn.node(), () -> {
+            Set<String> locals = new HashSet<>();
+            Set<String> escaping = new HashSet<>();
+            fn.node().forEach(x -> {
+                if ((x.kind == CXCursor_VarDecl || x.kind == CXCursor_ParmDecl)
+                        && x.usr != null
+                        && x.canonKind == CXType_Record
+                        && !x.type.contains("&")) locals.add(x.usr);
+                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && x.canonKind == CXType_Record && escapes(x))
+                    escaping.add(x.refUsr);
+            });
+            locals.removeAll(escaping);
+            return locals;
+        });
+    }
+
+    /** Whether the reference {@code x} lets the structure escape: {@code &v} not as a call's argument, {@code T &r = v}. */
+    private static boolean escapes(ClangNode x) {
+        ClangNode m = outermost(x);
+        while (m.parent != null
+                && (m.parent.kind == CXCursor_MemberRefExpr
+                                && m.parent.refUsr != null
+                                && m.parent.refUsr.contains("@FI@")
+                        || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
+                        || m.parent.kind == CXCursor_ParenExpr)) m = m.parent;
+        ClangNode p = m.parent;
+        if (p == null) return false;
+        if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
+        if (p.kind != CXCursor_UnaryOperator || !p.spelling.equals("&")) return false;
+        ClangNode q = outermost(p).parent;
+        return q == null || q.kind != CXCursor_CallExpr || q.children.indexOf(outermost(p)) <= 0;
+    }
+}
