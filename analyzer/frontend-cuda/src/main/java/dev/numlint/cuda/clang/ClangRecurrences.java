@@ -34,7 +34,8 @@ final class ClangRecurrences {
         String acc = storage(lhs);
         if (acc == null) return false;
         ClangNode loop = outermostCarrying(lhs, update, fn);
-        if (loop == null || !dependsOn(acc, terms, loop)) return false;
+        if (loop == null) return false;
+        if (!dependsOn(acc, terms, loop)) return feedback(acc, loop);
         return !(terms.size() == 1 && runningMean(acc, terms.get(0), loop));
     }
 
@@ -45,8 +46,27 @@ final class ClangRecurrences {
      */
     static boolean in(ClangNode lhs, List<ClangNode> terms, ClangNode loop) {
         String acc = storage(lhs);
-        if (acc == null || loop == null || !dependsOn(acc, terms, loop)) return false;
+        if (acc == null || loop == null) return false;
+        if (!dependsOn(acc, terms, loop)) return feedback(acc, loop);
         return !(terms.size() == 1 && runningMean(acc, terms.get(0), loop));
+    }
+
+    /**
+     * Whether another update of the storage {@code acc} in {@code loop} subtracts or adds a value computed from it:
+     * error feedback ({@code error += c[i] * s; q = lround(error); error -= q;}, a quantiser that carries what it
+     * rounded away, session 58's FLAC LPC coefficients). The sum stays within a step of what was kept, and every step
+     * needs the previous one.
+     */
+    private static boolean feedback(String acc, ClangNode loop) {
+        List<ClangNode> others = new ArrayList<>();
+        loop.forEach(x -> {
+            if (x.kind == CXCursor_CompoundAssignOperator
+                    && x.children.size() == 2
+                    && (x.spelling.equals("-=") || x.spelling.equals("+="))
+                    && acc.equals(storage(x.children.get(0)))) others.add(x.children.get(1));
+        });
+        // one def-use closure for all of them: a loop of many updates of one sum stays linear
+        return !others.isEmpty() && dependsOn(acc, others, loop);
     }
 
     private static ClangNode outermostCarrying(ClangNode lhs, ClangNode update, ClangUnit.Function fn) {
