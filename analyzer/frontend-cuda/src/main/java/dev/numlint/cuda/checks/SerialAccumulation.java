@@ -329,6 +329,18 @@ public final class SerialAccumulation implements CudaCheck {
                 impact = Impact.bounded("a sum of non-negative terms is 0 only when every term is, in any order: its"
                         + " test against 0 at line " + zeroTest.line() + " cannot flip");
                 consequence = Consequences.phrase("sum-nonnegative-zero-test");
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED
+                    && a.trip() >= 0
+                    && a.trip() <= SHORT_SUM
+                    && a.constantSum() == null) {
+                // fBlockError += e[i] over a 16-pixel block, then fBlockError < m_fBest: a fixed, short sum of data
+                // decides no more than any float value does; its error bound is a small constant and a port adds its
+                // few terms in the same order (sessions 57 and 58: reviewers judged every such warning a short sum).
+                // A count of a constant step (frac += 0.04f, then frac >= 0.4f) was judged above: its partial sums
+                // may meet the threshold exactly
+                impact = Impact.bounded("a fixed " + a.trip() + "-term sum: the relative error stays below " + bound
+                        + ", whatever it decides");
+                consequence = Consequences.phrase("sum-fixed");
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (a.site().partialResults() != null) {
