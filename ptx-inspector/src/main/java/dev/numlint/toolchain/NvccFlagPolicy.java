@@ -136,6 +136,10 @@ public final class NvccFlagPolicy {
                         shown = f + " " + value;
                     }
                     if (value != null && value.matches("c\\+\\+\\d\\d")) args.add("-std=" + value);
+                    // a host compiler's GNU dialect (a borrowed .cpp entry's -std=gnu++17): nvcc's -std takes only
+                    // c++NN, and its host compilation keeps the GNU extensions gcc enables by default
+                    else if (value != null && value.matches("gnu\\+\\+\\d\\d"))
+                        args.add("-std=c++" + value.substring(5));
                     else dropped.add(drop(shown, where, "not a C++ standard numlint knows"));
                 }
                 case "-include", "-pre-include" -> {

@@ -21,6 +21,19 @@ class NvccFlagPolicyTest {
      * Quicksilver builds every unit with {@code nvcc -x cu -dc}: its device functions live in units without a kernel,
      * and whole-program PTX of such a unit is empty. Separate compilation is kept as -rdc=true, once.
      */
+    /**
+     * A borrowed host entry's {@code -std=gnu++17} (CMake's default dialect for a .cpp): nvcc 13 refuses it ("Value
+     * 'gnu++17' is not defined for option 'std'"), so it is passed as the C++ standard it names (session 58 round A).
+     */
+    @Test
+    void aGnuDialectIsPassedAsItsStandard() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        NvccFlagPolicy.Decision d = policy(root).apply(List.of("-std=gnu++17", "-std", "gnu++20"), null);
+        assertThat(d.args()).containsExactly("-std=c++17", "-std=c++20");
+        assertThat(d.dropped()).isEmpty();
+        assertThat(policy(root).apply(List.of("-std=gnu99"), null).dropped()).hasSize(1);
+    }
+
     @Test
     void separateCompilationIsKeptAsRelocatableDeviceCode() throws IOException {
         Path root = Files.createDirectories(tmp.resolve("repo"));
