@@ -131,15 +131,22 @@ final class ClangFieldValues {
         return e.kind == CXCursor_CallExpr && !callee(e).startsWith("operator") ? returned(e, path, fn, depth) : null;
     }
 
-    /** {@code e} without a copy or move construction around it ({@code C c = in;}, {@code return c;}). */
+    /**
+     * {@code e} without a copy or move construction around it ({@code C c = in;}, {@code return c;}; before C++17 an
+     * elidable move of a returned temporary, which libclang shows as an unnamed call of one argument of the type).
+     */
     private static ClangNode copied(ClangNode e) {
         ClangNode n = strip(e);
-        for (int i = 0; i < 4 && n != null; i++) {
-            if (n.kind != CXCursor_CallExpr
-                    || n.children.size() != 1
-                    || n.refUsr == null
-                    || !n.refUsr.contains("@F@" + n.spelling + "#&")) return n;
-            n = strip(n.children.get(0));
+        for (int i = 0; i < 4 && n != null && n.kind == CXCursor_CallExpr && n.children.size() == 1; i++) {
+            ClangNode a = strip(n.children.get(0));
+            boolean named = n.refUsr != null && n.refUsr.contains("@F@" + n.spelling + "#&");
+            boolean elided = n.refUsr == null
+                    && n.spelling.isEmpty()
+                    && a != null
+                    && a.canon != null
+                    && a.canon.replace("const ", "").equals(n.canon);
+            if (!named && !elided) return n;
+            n = a;
         }
         return n;
     }
