@@ -84,13 +84,15 @@ final class ClangClampHelpers {
     private static Bounds bounds(ClangUnit u, ClangNode fn) {
         ClangNode body = null;
         for (ClangNode c : fn.children) if (c.kind == CXCursor_CompoundStmt) body = c;
-        if (body == null || body.children.size() != 1) return null;
-        ClangNode ret = body.children.get(0);
+        if (body == null || body.children.isEmpty() || body.children.size() > 2) return null;
+        ClangNode ret = body.children.get(body.children.size() - 1);
         if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) return null;
         List<ClangNode> ps = ClangCallSites.parameters(fn);
         java.util.Set<String> params = new java.util.HashSet<>();
         for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
-        ClangNode[] bounds = clamp(u, strip(ret.children.get(0)), params);
+        ClangNode[] bounds = body.children.size() == 1
+                ? clamp(u, strip(ret.children.get(0)), params)
+                : ifClamp(body.children.get(0), strip(ret.children.get(0)), params);
         if (bounds == null) return null;
         int[] param = {-1, -1};
         Double[] constant = new Double[2];
@@ -124,6 +126,71 @@ final class ClangClampHelpers {
             return name + "() in [" + bound(value[0]) + ", " + bound(value[1]) + "]";
         if (text[0] == null || text[1] == null) return null;
         return name + "() (between " + text[0] + " and " + text[1] + ")";
+    }
+
+    /**
+     * {lo, hi} of {@code if (v < lo) v = lo; else if (v > hi) v = hi;} before {@code return v;} with {@code v} a
+     * parameter (either test first, {@code <=} and {@code >=} alike; bc7enc_rdo's {@code clampf}), or null.
+     */
+    private static ClangNode[] ifClamp(ClangNode st, ClangNode ret, java.util.Set<String> params) {
+        if (st.kind != CXCursor_IfStmt || st.children.size() != 3 || ret == null || ret.kind != CXCursor_DeclRefExpr)
+            return null;
+        ClangNode inner = soleStatement(st.children.get(2));
+        if (inner == null || inner.kind != CXCursor_IfStmt || inner.children.size() != 2) return null;
+        if (ret.refUsr == null || !params.contains(ret.refUsr)) return null;
+        ClangNode[] out = new ClangNode[2];
+        for (ClangNode branch : List.of(st, inner)) {
+            ClangNode t = strip(branch.children.get(0));
+            ClangNode set = soleStatement(branch.children.get(1));
+            ClangNode a = set == null ? null : strip(set);
+            if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2 || a == null) return null;
+            if (a.kind != CXCursor_BinaryOperator || !a.spelling.equals("=") || a.children.size() != 2) return null;
+            ClangNode lhs = strip(a.children.get(0));
+            if (lhs == null || !ret.refUsr.equals(lhs.refUsr)) return null;
+            ClangNode l = strip(t.children.get(0)), r = strip(t.children.get(1));
+            boolean left = l != null && ret.refUsr.equals(l.refUsr);
+            ClangNode bound = left ? t.children.get(1) : t.children.get(0);
+            if (!left && (r == null || !ret.refUsr.equals(r.refUsr))) return null;
+            if (!ClangSyntax.sameTree(strip(bound), strip(a.children.get(1)))) return null;
+            // v < b (b > v): b is the lower bound; v > b (b < v): the upper
+            boolean less = t.spelling.startsWith("<");
+            if (!less && !t.spelling.startsWith(">") || t.spelling.length() > 2) return null;
+            int k = less == left ? 0 : 1;
+            if (out[k] != null) return null;
+            out[k] = bound;
+        }
+        return out[0] != null && out[1] != null ? out : null;
+    }
+
+    /**
+     * The interval a call of a clamp helper of this parse returns: from the lower bound's least value to the upper
+     * bound's greatest ({@code saturate(x)} = {@code clampf(x, 0, 1.0f)} is in [0, 1]; a NaN passes a clamp, and
+     * converts to 0 on x86 and the GPU alike up to 32 bits, as NL001's clamp rule takes it), or null.
+     */
+    static double[] interval(ClangUnit unit, ClangNode call, java.util.function.Function<ClangNode, double[]> eval) {
+        String name = callee(call);
+        if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
+        for (ClangUnit u : ClangIncludes.sameParse(unit)) {
+            if (u.failure() != null) continue;
+            for (ClangUnit.Function f : u.functions()) {
+                if (!f.node().spelling.equals(name)) continue;
+                Bounds b = bounds(u, f.node());
+                if (b == null) continue;
+                List<ClangNode> args = arguments(call);
+                double[] r = new double[2];
+                for (int k = 0; k < 2; k++) {
+                    int at = b.param()[k];
+                    if (at >= args.size()) return null;
+                    double[] v = at >= 0
+                            ? eval.apply(args.get(at))
+                            : b.constant()[k] == null ? null : new double[] {b.constant()[k], b.constant()[k]};
+                    if (v == null) return null;
+                    r[k] = k == 0 ? v[0] : v[1];
+                }
+                return Double.isInfinite(r[0]) && Double.isInfinite(r[1]) || r[0] > r[1] ? null : r;
+            }
+        }
+        return null;
     }
 
     /** {lo, hi} of a two-sided clamp of one of {@code params}, or null. */

@@ -396,7 +396,12 @@ final class ClangFieldValues {
         if (p == null) return false;
         if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
         if (p.kind != CXCursor_UnaryOperator || !p.spelling.equals("&")) return false;
-        ClangNode q = outermost(p).parent;
-        return q == null || q.kind != CXCursor_CallExpr || q.children.indexOf(outermost(p)) <= 0;
+        // an argument converted on its way (vec4F * to const vec4F *): the call is above the implicit conversion
+        ClangNode a = p;
+        while (a.parent != null
+                && (a.parent.kind == CXCursor_ParenExpr
+                        || a.parent.kind == CXCursor_UnexposedExpr && a.parent.children.size() == 1)) a = a.parent;
+        ClangNode q = a.parent;
+        return q == null || q.kind != CXCursor_CallExpr || q.children.indexOf(a) <= 0;
     }
 }

@@ -131,6 +131,7 @@ final class ClangIntervals {
                 List<double[]> args = new ArrayList<>();
                 for (int i = 1; i < n.children.size(); i++) args.add(eval(n.children.get(i), fn, depth - 1));
                 double[] x = ValueBounds.call(name, args);
+                if (x == null) x = ClangClampHelpers.interval(unit, n, e -> eval(e, fn, depth - 1));
                 if (x == null) x = returned(n, args, depth - 1);
                 return x == null ? byType(n) : x;
             }
