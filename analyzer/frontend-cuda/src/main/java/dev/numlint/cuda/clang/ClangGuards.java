@@ -77,6 +77,8 @@ final class ClangGuards {
      */
     static boolean clampCall(ClangUnit unit, ClangNode call) {
         String name = callee(call);
+        // std::numeric_limits<short>::max() is a constant, no clamp of a value (session 58 round D: 'x * max()')
+        if (arguments(call).isEmpty()) return false;
         return ClangUnit.CLAMPS.contains(name) || ClangTemplates.minMaxHelper(unit, name) != null;
     }
 
@@ -208,12 +210,16 @@ final class ClangGuards {
                     && p.children.size() >= 2
                     && (p.children.get(1) == c || p.children.size() == 3 && p.children.get(2) == c)) {
                 ClangNode test = p.children.get(0);
-                if (compares(test, usr) && !writtenBetween(p, at, usr))
+                // the branch of a disjunction (v >= MIN || v <= MAX) holds where either part does: no bound
+                boolean either = p.children.get(1) == c && disjunction(test);
+                if (!either && compares(test, usr) && !writtenBetween(p, at, usr))
                     return "the test '" + unit.text(test) + "' (line " + test.line + ")";
             }
             if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(0) != c) {
                 ClangNode test = p.children.get(0);
-                if (compares(test, usr)) return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+                boolean either = p.children.get(1) == c && disjunction(test);
+                if (!either && compares(test, usr))
+                    return "the test '" + unit.text(test) + "' (line " + test.line + ")";
             }
             if (p.kind != CXCursor_CompoundStmt) continue;
             // a read under a label (case K: ...) is entered past the statements before it
@@ -253,8 +259,7 @@ final class ClangGuards {
                         // a wrap from above after one from below keeps its lower bound (ClangWrapLoops)
                         if (other == null && clamp.side() > 0) other = ClangWrapLoops.of(unit, p, k2, usr);
                         if (other != null && other.side() == -clamp.side())
-                            return BOTH + other.test() + "' (line " + other.line() + ") and '" + clamp.test()
-                                    + "' (line " + clamp.line() + ")";
+                            return BOTH.substring(0, BOTH.length() - 1) + other.named() + " and " + clamp.named();
                         if (writes(s2, usr)) break;
                     }
                     return clamp.describe();
@@ -282,6 +287,10 @@ final class ClangGuards {
                         continue;
                     ClangNode v = strip(d.children.get(d.children.size() - 1));
                     while (v != null && isExplicitCast(v)) v = strip(operandOf(v));
+                    // int lo = (int)floor(t): floor(t) >= 0 only where t >= 0 (session 58 round D, a colour LUT)
+                    if (v != null && v.kind == CXCursor_CallExpr && ROUNDINGS.contains(callee(v)))
+                        v = arguments(v).size() == 1 ? strip(arguments(v).get(0)) : null;
+                    while (v != null && isExplicitCast(v)) v = strip(operandOf(v));
                     if (v == null || !floating(v.canonKind) || !usr.key.equals(Path.key(v))) continue;
                     Path t = new Path(d.usr, java.util.Set.of(), false);
                     boolean written = false;
@@ -300,10 +309,20 @@ final class ClangGuards {
      * A conditional clamp of a variable: its test's text and line, and the side it bounds (+1 from above, {@code
      * if (x > M) x = M;}; -1 from below, {@code if (x < 0) x = 0;}; 0 when the test does not say).
      */
-    record Clamp(String test, int line, int side) {
+    record Clamp(String test, int line, int side, Double floor) {
+        Clamp(String test, int line, int side) {
+            this(test, line, side, null);
+        }
+
+        /** The test as a message names it, with a lower bound below 0 it sets ({@link #belowZero}). */
+        String named() {
+            return "'" + test + "' (line " + line + ")"
+                    + (floor != null && floor < 0 ? DOWN_TO + bound(floor) + ")" : "");
+        }
+
         /** The guard as a message names it: a one-sided clamp says which side is left open. */
         String describe() {
-            String t = "the test '" + test + "' (line " + line + ")";
+            String t = "the test " + named();
             if (side > 0) return t + UPPER_ONLY;
             if (side < 0) return t + LOWER_ONLY;
             return t;
@@ -315,6 +334,43 @@ final class ClangGuards {
     private static final String LOWER_ONLY = ", a lower bound only: large values are unguarded";
 
     private static final String BOTH = "the clamps '";
+
+    /** Roundings to a whole number whose sign is their argument's (floor(t) >= 0 only where t > -1). */
+    private static final java.util.Set<String> ROUNDINGS = java.util.Set.of(
+            "floor",
+            "floorf",
+            "floorl",
+            "std::floor",
+            "ceil",
+            "ceilf",
+            "ceill",
+            "std::ceil",
+            "trunc",
+            "truncf",
+            "std::trunc",
+            "round",
+            "roundf",
+            "std::round",
+            "rint",
+            "rintf",
+            "nearbyint",
+            "nearbyintf");
+
+    private static final String DOWN_TO = " (down to ";
+
+    /**
+     * Whether a guard's clamp sets a lower bound below 0 ({@code if (s < -32768.0) s = -32768.0;}): it bounds a
+     * conversion to a signed type, not the negative values a conversion to an unsigned one wraps (session 58 round D:
+     * a crossfeed library's 14 conversions of signed samples to uint16_t and uint32_t were notes "limited by the
+     * clamps").
+     */
+    static boolean belowZero(String guard) {
+        return guard != null && guard.contains(DOWN_TO + "-");
+    }
+
+    private static String bound(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
 
     private static String unsided(String guard) {
         for (String side : List.of(UPPER_ONLY, LOWER_ONLY))
@@ -354,8 +410,7 @@ final class ClangGuards {
         Clamp first = clampOf(unit, s.children.get(0), s.children.get(1), usr);
         Clamp second = first == null ? null : conditionalClamp(unit, inner, usr);
         if (second == null || first.side() == 0 || second.side() != -first.side()) return null;
-        return BOTH + first.test() + "' (line " + first.line() + ") and '" + second.test() + "' (line " + second.line()
-                + ")";
+        return BOTH.substring(0, BOTH.length() - 1) + first.named() + " and " + second.named();
     }
 
     private static Clamp clampOf(ClangUnit unit, ClangNode test, ClangNode then, Path usr) {
@@ -402,7 +457,8 @@ final class ClangGuards {
             bound = other != null && other.equals(value) && limit != null && !writes(test, limit);
             if (left != right && (upper || lower) && (bound || constant)) side = (upper == left) ? 1 : -1;
         }
-        return constant || bound ? new Clamp(unit.text(test), test.line, side) : null;
+        Double floor = side < 0 && constant ? (constant(rhs) != null ? constant(rhs) : folded(rhs)) : null;
+        return constant || bound ? new Clamp(unit.text(test), test.line, side, floor) : null;
     }
 
     /**
@@ -522,6 +578,12 @@ final class ClangGuards {
             });
         });
         return hit[0];
+    }
+
+    /** Whether {@code test} is an {@code ||} of conditions (under parentheses). */
+    private static boolean disjunction(ClangNode test) {
+        ClangNode t = bare(test);
+        return t != null && t.kind == CXCursor_BinaryOperator && t.spelling.equals("||");
     }
 
     private static boolean containsComparison(ClangNode test) {

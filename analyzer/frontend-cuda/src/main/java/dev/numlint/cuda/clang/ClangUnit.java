@@ -531,6 +531,8 @@ public final class ClangUnit {
                         default -> construct ? n.type : ClangNarrowCasts.is(n) ? ClangNarrowCasts.how(n) : "implicit";
                     };
             String guard = ClangGuards.of(this, n, op, fn);
+            // a clamp down to a negative value bounds a signed target, not the negative side an unsigned one wraps
+            boolean guarded = guard != null && !(unsignedKind(n.canonKind) && ClangGuards.belowZero(guard));
             out.add(new Conversion(
                     n,
                     op,
@@ -540,7 +542,7 @@ public final class ClangUnit {
                     unsignedKind(n.canonKind),
                     bytes(n.canonKind),
                     explicit,
-                    guard != null,
+                    guarded,
                     guard,
                     viaTemplate,
                     fn,
