@@ -72,6 +72,28 @@ class ScannerTest {
                 .satisfies(n -> assertThat(n.message()).endsWith(": src/orphan.hh"));
     }
 
+    /**
+     * A build's copy of a written file ({@code configure_file(src/nanosvg.h build/nanosvg.c COPYONLY)}, compiled as
+     * the implementation unit) holds the same hazards at the same lines: reported once, at the written file, with a
+     * notice naming the copy (session 58 round B: every nanosvg finding twice).
+     */
+    @Test
+    void aCopyOfAWrittenFileIsReportedOnceAtTheWrittenFile() throws IOException {
+        String text = "int f(void);\nHAZARD(NL003)\nHAZARD(NL001)\n";
+        write("src/lib.h", text);
+        write("build/lib.c", text);
+        write("src/other.c", "HAZARD(NL003)\n");
+        ScanResult r = scan(new MarkerAnalyzer());
+        assertThat(hits(r)).containsExactly("src/lib.h:2 NL003", "src/lib.h:3 NL001", "src/other.c:1 NL003");
+        assertThat(r.notifications())
+                .filteredOn(n -> n.id().equals("copied-source"))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.file()).isEqualTo("build/lib.c");
+                    assertThat(n.message()).contains("same text as src/lib.h").contains("2 finding(s)");
+                });
+    }
+
     @Test
     void discoversScannableFilesSkipsVcsAndSortsByPath() throws IOException {
         write("b/k.cu", "HAZARD(NL003)");

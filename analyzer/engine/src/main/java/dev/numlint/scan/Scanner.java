@@ -343,6 +343,7 @@ public final class Scanner {
         // code the project carries but did not write (scan/BundledCode): notes, one notice per library
         String bundled = options.settings.get(BundledCode.SETTING);
         findings = BundledCode.review(findings, lines, shared.boundary, contexts, bundled, shared.notifications);
+        findings = CopiedFiles.review(findings, lines, shared.notifications); // a build's copy of a written file
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
                 .map(f -> f.message().length() <= dev.numlint.rules.Quote.MESSAGE
