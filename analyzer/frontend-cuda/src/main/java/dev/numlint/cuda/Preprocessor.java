@@ -57,12 +57,18 @@ final class Preprocessor {
             Map.entry("__SSE_MATH__", 1L),
             Map.entry("__SSE2_MATH__", 1L),
             Map.entry("__STDC__", 1L),
+            // C only: GCC's default dialect, gnu17 (session 58 round D: '#if !(__STDC_VERSION__ >= 201112L) #define
+            // max_align_t long double' read as a pre-C11 compiler made a long double that the build never declares)
+            Map.entry("__STDC_VERSION__", 201710L),
             Map.entry("__GNUC__", 12L),
             Map.entry("__CUDACC_RTC__", 0L));
 
     /** Predefined macros of nvcc's CUDA pass that the host compiler does not define. */
-    private static final Set<String> CUDA_ONLY =
-            Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__CUDA_ARCH__", "__CUDA_ARCH_LIST__");
+    private static final Set<String> CUDA_ONLY = Set.of(
+            "__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__CUDA_ARCH__", "__CUDA_ARCH_LIST__", "__STDC_VERSION__");
+
+    /** Predefined macros of C that C++ and nvcc's passes do not define. */
+    private static final Set<String> NOT_CUDA = Set.of("__STDC_VERSION__");
 
     private static final Set<String> C_ONLY =
             Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__cplusplus", "__CUDA_ARCH__", "__CUDA_ARCH_LIST__");
@@ -90,7 +96,7 @@ final class Preprocessor {
 
     /** Sets the dialect (default {@link Dialect#CUDA}); returns this. */
     Preprocessor dialect(Dialect d) {
-        undefinedPredefined = d == Dialect.HOST_C ? C_ONLY : d == Dialect.HOST_CXX ? CUDA_ONLY : Set.of();
+        undefinedPredefined = d == Dialect.HOST_C ? C_ONLY : d == Dialect.HOST_CXX ? CUDA_ONLY : NOT_CUDA;
         return this;
     }
 
