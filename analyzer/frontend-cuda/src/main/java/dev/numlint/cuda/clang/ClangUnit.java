@@ -458,6 +458,8 @@ public final class ClangUnit {
         String param = ClangMemberTemplates.param(this, in, s == null ? op : s);
         String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
         if (inst != null) return ClangRequiresClauses.integralOnly(this, in, param) ? null : inst;
+        String arithmetic = ClangTemplates.arithmeticFloating(s == null ? op : s);
+        if (arithmetic != null) return arithmetic;
         boolean[] fp = new boolean[1];
         (s == null ? op : s).forEach(n -> {
             if (n.kind == CXCursor_OverloadedDeclRef && floatingMath(n.spelling)) fp[0] = true;
