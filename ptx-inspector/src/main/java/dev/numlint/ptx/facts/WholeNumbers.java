@@ -60,6 +60,11 @@ public final class WholeNumbers {
                 Double b = bound(facts, d, d.operand(2), depth);
                 return a == null || b == null || a * b > limit(d.type()) ? null : a * b;
             }
+            case "cvt" -> {
+                // an integer converted to the float type: whole, bounded by its source type (cvt.rn.f64.s16 of a
+                // gradient: |x| <= 2^15; session 58 round F, a Canny edge detector's sqrt(gx*gx + gy*gy) in double)
+                return integerBound(d.sourceType(), d.type());
+            }
             default -> {
                 return null;
             }
@@ -91,6 +96,22 @@ public final class WholeNumbers {
             return m <= limit(step.type()) ? m : null;
         }
         return null;
+    }
+
+    /**
+     * The largest magnitude of an integer of type {@code src} ({@code s16}, {@code u8}, ...) that the float type
+     * {@code dst} holds exactly; null for another source or one the type does not hold exactly.
+     */
+    static Double integerBound(String src, String dst) {
+        if (src == null || src.length() < 2 || "su".indexOf(src.charAt(0)) < 0) return null;
+        int bits;
+        try {
+            bits = Integer.parseInt(src.substring(1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        double m = src.charAt(0) == 's' ? Math.pow(2, bits - 1) : Math.pow(2, bits) - 1;
+        return m <= limit(dst) ? m : null;
     }
 
     private static Double whole(double v) {
