@@ -171,6 +171,14 @@ public final class ValueBounds {
                 if (name.startsWith("cbrt")) return new double[] {Math.cbrt(x[0]), Math.cbrt(x[1])};
                 return new double[] {Math.sqrt(Math.max(0, x[0])), x[1] < 0 ? INF : Math.sqrt(x[1])};
             }
+            case "log", "logf", "logl", "log2", "log2f", "log10", "log10f", "__logf", "__log2f", "__log10f" -> {
+                // increasing where defined: -inf at 0, no number below; finite results only, as everywhere here
+                if (args.size() != 1) return null;
+                double[] x = args.get(0);
+                if (x[1] < 0) return null;
+                double base = name.contains("log2") ? Math.log(2) : name.contains("log10") ? Math.log(10) : 1;
+                return new double[] {x[0] <= 0 ? -INF : Math.log(x[0]) / base, Math.log(x[1]) / base};
+            }
             case "fabs", "fabsf", "abs", "labs", "llabs" -> {
                 if (args.size() != 1) return null;
                 double[] x = args.get(0);

@@ -159,4 +159,24 @@ final class ClangExtremes {
         }
         return false;
     }
+
+    private static final java.util.Set<String> LOGS =
+            java.util.Set.of("log", "logf", "logl", "log2", "log2f", "log10", "log10f", "log1p", "log1pf");
+
+    /**
+     * Narrows the argument of a logarithm of an integer ({@code log((float)xsize)}) to [1, ...]: its log is -inf at
+     * 0 and NaN below, so a finite result, which the intervals assume as everywhere, is at least 0 (session 58 round
+     * E: a noise generator's octave count {@code int(log((float)n) / log(1.5707963f) + 0.5f)} was taken as possibly
+     * negative; log1p of an integer is at least 0 from 0 on).
+     */
+    static void logOfInteger(String name, ClangNode call, java.util.List<double[]> args) {
+        if (!LOGS.contains(name) || args.size() != 1 || call.children.size() != 2) return;
+        ClangNode a = strip(call.children.get(1));
+        while (a != null && (isExplicitCast(a) || a.kind == CXCursor_UnexposedExpr && a.children.size() == 1))
+            a = strip(isExplicitCast(a) ? operandOf(a) : a.children.get(0));
+        if (a == null || !integral(a.canonKind)) return;
+        double floor = name.startsWith("log1p") ? 0 : 1;
+        double[] x = args.get(0);
+        if (x[1] >= floor) x[0] = Math.max(x[0], floor);
+    }
 }

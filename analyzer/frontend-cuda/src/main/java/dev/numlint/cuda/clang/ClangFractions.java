@@ -132,4 +132,17 @@ final class ClangFractions {
         }
         return null;
     }
+
+    /**
+     * {@code x & c} (either order) with a constant {@code c >= 0} of an integer type: a field of bits, in [0, c]
+     * (session 50 round M: {@code (pixel >> 5) & 63} of a packed RGB565 pixel). Null for any other operator.
+     */
+    static double[] masked(ClangNode and) {
+        if (!and.spelling.equals("&") || and.children.size() != 2 || !integral(and.canonKind)) return null;
+        for (int i = 0; i < 2; i++) {
+            Double c = ClangSyntax.folded(and.children.get(i));
+            if (c != null && c >= 0 && c < 0x1p53) return new double[] {0, c};
+        }
+        return null;
+    }
 }

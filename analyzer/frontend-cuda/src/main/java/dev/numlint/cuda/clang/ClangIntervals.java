@@ -95,7 +95,7 @@ final class ClangIntervals {
                 };
             }
             case CXCursor_BinaryOperator -> {
-                double[] mask = masked(n);
+                double[] mask = ClangFractions.masked(n);
                 if (mask != null) return mask;
                 if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/%".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
@@ -130,6 +130,7 @@ final class ClangIntervals {
                 if (name.startsWith("std::")) name = name.substring(5);
                 List<double[]> args = new ArrayList<>();
                 for (int i = 1; i < n.children.size(); i++) args.add(eval(n.children.get(i), fn, depth - 1));
+                ClangExtremes.logOfInteger(name, n, args);
                 double[] x = ValueBounds.call(name, args);
                 if (x == null) x = ClangClampHelpers.interval(unit, n, e -> eval(e, fn, depth - 1));
                 if (x == null) x = returned(n, args, depth - 1);
@@ -203,19 +204,6 @@ final class ClangIntervals {
         if (binding() || ClangLocalArrays.assuming()) return null;
         ClangStores.Stored s = unit.stores(ref);
         return s == null ? null : new double[] {s.lo(), s.hi()};
-    }
-
-    /**
-     * {@code x & c} (either order) with a constant {@code c >= 0} of an integer type: a field of bits, in [0, c]
-     * (session 50 round M: {@code (pixel >> 5) & 63} of a packed RGB565 pixel). Null for any other operator.
-     */
-    private static double[] masked(ClangNode and) {
-        if (!and.spelling.equals("&") || and.children.size() != 2 || !integral(and.canonKind)) return null;
-        for (int i = 0; i < 2; i++) {
-            Double c = ClangSyntax.folded(and.children.get(i));
-            if (c != null && c >= 0 && c < 0x1p53) return new double[] {0, c};
-        }
-        return null;
     }
 
     /**
