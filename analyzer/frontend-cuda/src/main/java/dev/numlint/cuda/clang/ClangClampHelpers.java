@@ -22,17 +22,8 @@ final class ClangClampHelpers {
     static String clampHelper(ClangUnit unit, ClangNode call) {
         String name = callee(call);
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
-        // the unit's functions and those of the project headers read in its parse (recast's dtClamp in
-        // DetourCommon.h), each with the unit whose text it is
-        for (ClangUnit u : ClangIncludes.sameParse(unit)) {
-            if (u.failure() != null) continue;
-            for (ClangUnit.Function f : u.functions()) {
-                if (!f.node().spelling.equals(name)) continue;
-                Bounds b = bounds(u, f.node());
-                String g = b == null ? null : describe(unit, name, call, b);
-                if (g != null) return g;
-            }
-        }
+        String g = helpers(unit, name, b -> describe(unit, name, call, b));
+        if (g != null) return g;
         // a helper of a header that is no unit of this parse, as the parse summarised it ({@link #summary})
         String kind = ClangHeaderHelpers.of(unit).get(name);
         Bounds b = kind == null ? null : Bounds.parse(kind);
@@ -170,24 +161,35 @@ final class ClangClampHelpers {
     static double[] interval(ClangUnit unit, ClangNode call, java.util.function.Function<ClangNode, double[]> eval) {
         String name = callee(call);
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
+        return helpers(unit, name, b -> {
+            List<ClangNode> args = arguments(call);
+            double[] r = new double[2];
+            for (int k = 0; k < 2; k++) {
+                int at = b.param()[k];
+                if (at >= args.size()) return null;
+                double[] v = at >= 0
+                        ? eval.apply(args.get(at))
+                        : b.constant()[k] == null ? null : new double[] {b.constant()[k], b.constant()[k]};
+                if (v == null) return null;
+                r[k] = k == 0 ? v[0] : v[1];
+            }
+            return Double.isInfinite(r[0]) && Double.isInfinite(r[1]) || r[0] > r[1] ? null : r;
+        });
+    }
+
+    /**
+     * The first answer of {@code f} for the bounds of a clamp helper named {@code name}: the unit's functions and
+     * those of the project headers read in its parse (recast's dtClamp in DetourCommon.h), each with the unit whose
+     * text it is; null when none answers.
+     */
+    private static <T> T helpers(ClangUnit unit, String name, java.util.function.Function<Bounds, T> f) {
         for (ClangUnit u : ClangIncludes.sameParse(unit)) {
             if (u.failure() != null) continue;
-            for (ClangUnit.Function f : u.functions()) {
-                if (!f.node().spelling.equals(name)) continue;
-                Bounds b = bounds(u, f.node());
-                if (b == null) continue;
-                List<ClangNode> args = arguments(call);
-                double[] r = new double[2];
-                for (int k = 0; k < 2; k++) {
-                    int at = b.param()[k];
-                    if (at >= args.size()) return null;
-                    double[] v = at >= 0
-                            ? eval.apply(args.get(at))
-                            : b.constant()[k] == null ? null : new double[] {b.constant()[k], b.constant()[k]};
-                    if (v == null) return null;
-                    r[k] = k == 0 ? v[0] : v[1];
-                }
-                return Double.isInfinite(r[0]) && Double.isInfinite(r[1]) || r[0] > r[1] ? null : r;
+            for (ClangUnit.Function fn : u.functions()) {
+                if (!fn.node().spelling.equals(name)) continue;
+                Bounds b = bounds(u, fn.node());
+                T t = b == null ? null : f.apply(b);
+                if (t != null) return t;
             }
         }
         return null;

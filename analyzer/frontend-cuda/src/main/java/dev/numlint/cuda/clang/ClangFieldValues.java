@@ -155,13 +155,40 @@ final class ClangFieldValues {
     private double[] receiver(String path, ClangUnit.Function fn, int depth) {
         Deque<Frame> frames = FRAMES.get();
         Frame f = frames.peek();
-        if (f == null || f.callee != fn || f.object == null) return null;
+        if (f == null || f.callee != fn || f.object == null || writesThis(fn)) return null;
         frames.pop();
         try {
             return f.owner.of(f.object, path, f.caller, depth);
         } finally {
             frames.push(f);
         }
+    }
+
+    /**
+     * Whether the method {@code fn} may change its object before it reads or copies it: it writes a member of
+     * {@code this} ({@code r *= s; return *this;}), takes one's address, or calls another method on it. Its reads of
+     * {@code this} are then not the receiver's values at the call. Once per function.
+     */
+    private boolean writesThis(ClangUnit.Function fn) {
+        return unit.perFunction("field-value-writes-this", fn.node(), () -> {
+            boolean[] hit = new boolean[1];
+            fn.node().forEach(x -> {
+                if (hit[0] || x.kind != CXCursor_MemberRefExpr || x.refUsr == null) return;
+                ClangNode base = x.children.isEmpty() ? null : strip(x.children.get(0));
+                if (base != null && base.kind != CXCursor_CXXThisExpr) return;
+                if (x.refUsr.contains("@F@")) {
+                    hit[0] = true; // a method called on this
+                    return;
+                }
+                ClangNode m = x;
+                while (m.parent != null
+                        && (m.parent.kind == CXCursor_MemberRefExpr && m.parent.children.get(0) == m
+                                || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
+                                || m.parent.kind == CXCursor_ParenExpr)) m = m.parent;
+                hit[0] = written(m) || aliases(m);
+            });
+            return hit[0];
+        });
     }
 
     /** The member {@code path} of what {@code call}, a call of a function of this parse, returns; or null. */
@@ -214,6 +241,8 @@ final class ClangFieldValues {
         for (ClangNode p = at.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (ClangSyntax.isLoop(p) && touches(p, usr, path)) return null;
             if (p.kind != CXCursor_CompoundStmt) continue;
+            // a read under a label (case K: ...) is entered past the statements before it
+            if (ClangSyntax.labelled(cur) != cur) return null;
             for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
                 ClangNode st = p.children.get(j);
                 if (ClangSyntax.labelled(st) != st) return null;
@@ -338,15 +367,17 @@ final class ClangFieldValues {
         boolean[] hit = new boolean[1];
         n.forEach(x -> {
             if (hit[0] || x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr)) return;
-            ClangNode m = outermost(x);
-            while (m.parent != null
-                    && (m.parent.kind == CXCursor_MemberRefExpr
-                                    && m.parent.refUsr != null
-                                    && m.parent.refUsr.contains("@FI@")
-                            || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
-                            || m.parent.kind == CXCursor_ParenExpr
-                            || m.parent.kind == CXCursor_UnexposedExpr && m.parent.children.size() == 1)) m = m.parent;
+            ClangNode m = member(x, true);
             ClangNode p = m.parent;
+            // an array member used whole (decayed to a pointer: float *q = v.c;) may be written through
+            if (m != outermost(x)
+                    && strip(m) != null
+                    && strip(m).canonKind == CXType_ConstantArray
+                    && !inSizeof(m, n)) {
+                String s = suffix(m, x, true);
+                hit[0] = s == null || overlap(s, path);
+                return;
+            }
             if (p != null && p.kind == CXCursor_MemberRefExpr) {
                 // a method called on the structure: a const one reads it
                 ClangNode call = p.parent;
@@ -383,15 +414,26 @@ final class ClangFieldValues {
         });
     }
 
-    /** Whether the reference {@code x} lets the structure escape: {@code &v} not as a call's argument, {@code T &r = v}. */
-    private static boolean escapes(ClangNode x) {
+    /**
+     * The member or element read of the structure that the reference {@code x} is the base of ({@code x.m_c[0]} for
+     * {@code x}), through parentheses and, with {@code conversions}, implicit conversions; {@code x} itself when none.
+     */
+    private static ClangNode member(ClangNode x, boolean conversions) {
         ClangNode m = outermost(x);
         while (m.parent != null
                 && (m.parent.kind == CXCursor_MemberRefExpr
                                 && m.parent.refUsr != null
                                 && m.parent.refUsr.contains("@FI@")
                         || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
-                        || m.parent.kind == CXCursor_ParenExpr)) m = m.parent;
+                        || m.parent.kind == CXCursor_ParenExpr
+                        || conversions && m.parent.kind == CXCursor_UnexposedExpr && m.parent.children.size() == 1))
+            m = m.parent;
+        return m;
+    }
+
+    /** Whether the reference {@code x} lets the structure escape: {@code &v} not as a call's argument, {@code T &r = v}. */
+    private static boolean escapes(ClangNode x) {
+        ClangNode m = member(x, false);
         ClangNode p = m.parent;
         if (p == null) return false;
         if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;

@@ -53,10 +53,13 @@ final class ClangFieldWrites {
         ClangIntervals callee = c.unit().intervals;
         return intervals.bound(fn, bound, () -> {
             ClangNode value = null;
+            boolean left = false; // a return before a store: the store may not run (if (!p) return p;)
             for (ClangNode st : body.children) {
                 ClangNode v = stored(st, p, path);
+                if (v != null && left) return null;
                 if (v != null) value = v;
                 else if (ClangFieldValues.touches(st, p, path)) return null;
+                left |= leaves(st);
             }
             return value == null ? null : callee.of(value, fn, depth - 1);
         });
@@ -89,6 +92,14 @@ final class ClangFieldWrites {
         ClangNode l = x.children.get(0);
         String s = ClangFieldValues.suffix(l, ClangFieldValues.object(l), false);
         return path.equals(s) ? x.children.get(1) : null;
+    }
+
+    /** Whether {@code st} holds a return, a goto or a throw. */
+    private static boolean leaves(ClangNode st) {
+        boolean[] hit = new boolean[1];
+        st.forEach(x -> hit[0] |=
+                x.kind == CXCursor_ReturnStmt || x.kind == CXCursor_GotoStmt || x.kind == CXCursor_CXXThrowExpr);
+        return hit[0];
     }
 
     private static boolean isAssign(ClangNode x) {
