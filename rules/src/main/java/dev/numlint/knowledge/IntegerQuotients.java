@@ -56,6 +56,12 @@ public final class IntegerQuotients {
             long a = dividend.longValue();
             long b = divisor.longValue();
             if (a % b == 0) return null;
+            // a quotient past double's resolution: the fraction the division drops is below the conversion's own
+            // rounding ((double)(INT64_MAX / 2) is 2^62 either way; session 58 round G, an overflow guard)
+            if (new BigDecimal(a)
+                            .divide(new BigDecimal(b), MathContext.DECIMAL128)
+                            .doubleValue()
+                    == (double) (a / b)) return null;
             // every digit of the whole part, and the fraction's first ones: 2147483647 / 8 is 268435455.875, not
             // 268435000 (six significant digits)
             int whole = String.valueOf(Math.abs(a / b)).length();

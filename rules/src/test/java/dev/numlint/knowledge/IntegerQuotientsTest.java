@@ -26,6 +26,13 @@ class IntegerQuotientsTest {
         assertNull(IntegerQuotients.loss(null, -1.0, null, false, false), "n / -1");
     }
 
+    /** (double)(INT64_MAX / 2) is 2^62 whether or not the half is dropped: no loss a conversion keeps. */
+    @Test
+    void aQuotientPastDoublesResolutionLosesNothing() {
+        assertNull(IntegerQuotients.loss((double) Long.MAX_VALUE, 2.0, null, false, false));
+        assertTrue(IntegerQuotients.loss(2147483647.0, 8.0, null, false, false).certain());
+    }
+
     @Test
     void roundingsCompareTheExactQuotientsRounding() {
         assertEquals(
