@@ -272,15 +272,21 @@ final class ClangLoops {
             ClangNode loop = chain.get(i);
             ClangNode inner = i + 1 < chain.size() ? chain.get(i + 1) : null;
             ClangNode[] found = new ClangNode[1];
+            java.util.Set<Long> elements = new java.util.HashSet<>();
+            ClangNode[] firstElement = new ClangNode[1];
             loop.forEach(n -> {
                 if (found[0] != null || n.offset < 0 || n.offset >= accNode.offset) return;
                 if (n == loop || inner != null && inner.contains(n)) return;
                 // in every iteration that reaches the update: outside branches, or in the branch that holds the update
                 if (innermostLoop(n) != loop || !dominates(ClangOutParams.anchor(n), accNode, loop)) return;
                 if (resets(n, root, want)) found[0] = n;
+                Long k = elementReset(n, root);
+                if (k != null && elements.add(k) && firstElement[0] == null) firstElement[0] = n;
                 // if (c) s = a; else s = 0; rewrites s on every path: a reset, though neither branch dominates
                 if (n.kind == CXCursor_IfStmt && !n.contains(accNode) && everyBranchResets(n, root, want)) found[0] = n;
             });
+            // d[0] = d[1] = 0.0f; before d[i & 1] += x: every element of a float d[2] restarts (session 58 round G)
+            if (found[0] == null && firstElement[0] != null && covers(elements, root, in)) found[0] = firstElement[0];
             // a sweep for (j...) acc[j] = 0 in the loop's body resets every element, before or after the update
             if (found[0] == null) found[0] = sweeps.in(loop, inner, accNode, lhs);
             if (found[0] != null) {
@@ -564,6 +570,41 @@ final class ClangLoops {
             return false;
         }
         return resets(st, root, target) || everyBranchResets(st, root, target);
+    }
+
+    /**
+     * The constant index of an element of the one-dimensional array {@code root} that {@code n} sets to a value not
+     * read from the array ({@code d[1] = 0.0f}, either assignment of {@code d[0] = d[1] = 0.0f}); null otherwise.
+     */
+    private static Long elementReset(ClangNode n, String root) {
+        if (n.kind != CXCursor_BinaryOperator || !n.spelling.equals("=") || n.children.size() != 2) return null;
+        ClangNode l = strip(n.children.get(0));
+        if (l == null || l.kind != CXCursor_ArraySubscriptExpr || l.children.size() != 2) return null;
+        ClangNode base = strip(l.children.get(0));
+        Double k = folded(l.children.get(1));
+        if (base == null || base.kind != CXCursor_DeclRefExpr || !root.equals(base.refUsr) || k == null) return null;
+        // the value: a chain of such element assignments ends in something that does not read the array
+        ClangNode v = strip(n.children.get(1));
+        while (v != null && v.kind == CXCursor_BinaryOperator && v.spelling.equals("=") && v.children.size() == 2) {
+            if (elementReset(v, root) == null) return null;
+            v = strip(v.children.get(1));
+        }
+        return v == null || mentions(v, root) ? null : k.longValue();
+    }
+
+    /** Whether {@code elements} are every index of {@code root}, a local array of one dimension declared in {@code fn}. */
+    private static boolean covers(java.util.Set<Long> elements, String root, ClangUnit.Function fn) {
+        if (fn == null) return false;
+        long[] size = {-1};
+        fn.node().forEach(x -> {
+            if (x.kind != CXCursor_VarDecl || !root.equals(x.usr) || x.canon == null) return;
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile("^[^\\[]*\\[(\\d+)\\]$").matcher(x.canon);
+            if (m.matches()) size[0] = Long.parseLong(m.group(1));
+        });
+        if (size[0] <= 0 || size[0] > 64) return false;
+        for (long i = 0; i < size[0]; i++) if (!elements.contains(i)) return false;
+        return true;
     }
 
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
