@@ -360,8 +360,8 @@ final class ClangFieldValues {
 
     /**
      * Whether {@code n} may change the member {@code path} of {@code usr}: writes it or a member that overlaps it,
-     * the whole structure, takes an address, passes the structure by reference or calls a method on it that is not
-     * {@code const}.
+     * the whole structure, takes an address, passes the structure by reference or calls a method on it (any method:
+     * libclang types the callee of a member call as a bound member function, whatever its qualifiers).
      */
     static boolean touches(ClangNode n, String usr, String path) {
         boolean[] hit = new boolean[1];
@@ -379,9 +379,7 @@ final class ClangFieldValues {
                 return;
             }
             if (p != null && p.kind == CXCursor_MemberRefExpr) {
-                // a method called on the structure: a const one reads it
-                ClangNode call = p.parent;
-                hit[0] = call == null || call.kind != CXCursor_CallExpr || !p.type.endsWith("const");
+                hit[0] = true; // a method called on the structure may change it
                 return;
             }
             if (p != null && p.kind == CXCursor_CallExpr && p.children.size() == 1 && p.children.get(0) == m) return;
