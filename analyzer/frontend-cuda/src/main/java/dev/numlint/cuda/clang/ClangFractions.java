@@ -103,9 +103,15 @@ final class ClangFractions {
     }
 
     /**
-     * {@code x - floor(x / c) * c} or {@code x - c * floor(x / c)} with the same {@code x} (by its text) and a
-     * constant {@code c > 0}: x modulo c, in [0, c] (c itself when x / c rounds just below a whole number; a residue
-     * of rounding below 0 is above -1 and truncates to 0). Null for any other difference.
+     * {@code x - q * c} or {@code x - c * q} with the same {@code x} (by its text), a constant {@code c > 0} and
+     * {@code q} the whole part of {@code x / c}, written in the difference or kept in a variable set just before
+     * (nothing between writes it or {@code x}; a conversion of {@code q} back to floating point is looked through):
+     * {@code floor(x / c)} makes the difference x modulo c, in [0, c] (c itself when x / c rounds just below a whole
+     * number; a residue of rounding below 0 is above -1 and truncates to 0); a truncation ({@code (short)(x / c)},
+     * {@code trunc}) makes it the remainder, of the sign of x and below c in magnitude (rounding is monotonic: the
+     * quotient of an x below a multiple of c never rounds to the next whole number down), so (-c, c). A sound-font
+     * loader's {@code coarse = (short)(loopstart / 32768.); fine = (short)(loopstart - (float)coarse * 32768.);}
+     * (session 58, round G). Null for any other difference.
      */
     static double[] modulo(ClangUnit unit, ClangNode minus) {
         if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
@@ -117,20 +123,47 @@ final class ClangFractions {
                 || prod.children.size() != 2) return null;
         for (int i = 0; i < 2; i++) {
             Double c = ClangSyntax.folded(prod.children.get(1 - i));
-            ClangNode call = strip(prod.children.get(i));
-            if (c == null || !(c > 0) || call == null || call.kind != CXCursor_CallExpr) continue;
-            String name = callee(call);
-            if (!name.equals("floor") && !name.equals("floorf") && !name.equals("std::floor")) continue;
-            java.util.List<ClangNode> args = arguments(call);
-            ClangNode q = args.size() == 1 ? strip(args.get(0)) : null;
-            if (q == null || q.kind != CXCursor_BinaryOperator || !q.spelling.equals("/") || q.children.size() != 2)
-                continue;
-            Double d = ClangSyntax.folded(q.children.get(1));
-            if (d == null || d.doubleValue() != c.doubleValue()) continue;
-            if (!squash(unit.text(q.children.get(0))).equals(x)) continue;
-            return new double[] {0, c};
+            ClangNode q = strip(prod.children.get(i));
+            if (c == null || !(c > 0) || q == null) continue;
+            if (isExplicitCast(q) && floating(q.canonKind)) q = strip(operandOf(q));
+            Boolean floor = quotientPart(unit, q, x, c);
+            if (floor == null && q != null && integral(q.canonKind)) {
+                ClangGuards.Path kept = ClangGuards.Path.of(q);
+                ClangNode value = kept == null
+                        ? null
+                        : definition(minus, kept, ClangGuards.Path.of(strip(minus.children.get(0))));
+                floor = value == null ? null : quotientPart(unit, strip(value), x, c);
+            }
+            if (floor == null) continue;
+            return floor ? new double[] {0, c} : new double[] {-Math.nextDown(c), Math.nextDown(c)};
         }
         return null;
+    }
+
+    /**
+     * Whether {@code e} is a whole part of {@code x / c} ({@code x} by its text, {@code c} the constant): true for
+     * its floor, false for its truncation (an explicit conversion to an integer type, {@code trunc}), null else.
+     */
+    private static Boolean quotientPart(ClangUnit unit, ClangNode e, String x, double c) {
+        if (e == null) return null;
+        ClangNode q;
+        Boolean floor;
+        if (isExplicitCast(e) && integral(e.canonKind)) {
+            q = strip(operandOf(e));
+            floor = Boolean.FALSE;
+        } else if (e.kind == CXCursor_CallExpr && arguments(e).size() == 1) {
+            String name = callee(e).replace("std::", "");
+            floor = FLOORS.contains(name) ? Boolean.TRUE : TRUNCATIONS.contains(name) ? Boolean.FALSE : null;
+            q = strip(arguments(e).get(0));
+        } else return null;
+        if (floor == null
+                || q == null
+                || q.kind != CXCursor_BinaryOperator
+                || !q.spelling.equals("/")
+                || q.children.size() != 2) return null;
+        Double d = ClangSyntax.folded(q.children.get(1));
+        if (d == null || d.doubleValue() != c) return null;
+        return squash(unit.text(q.children.get(0))).equals(x) ? floor : null;
     }
 
     /**

@@ -59,6 +59,16 @@ final class ClangGuards {
     private static final int DEFINITIONS = 3;
 
     private static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn, int depth) {
+        // x modulo c is in [0, c]; the remainder of x / c, of either sign, in (-c, c): a guard when the target holds
+        // the interval, to unsigned only the first (ClangFractions.modulo)
+        ClangNode d = strip(op);
+        double[] rest = d != null && d.kind == CXCursor_BinaryOperator ? ClangFractions.modulo(unit, d) : null;
+        int bits = integral(conv.canonKind) ? 8 * bytes(conv.canonKind) : 0;
+        boolean unsigned = unsignedKind(conv.canonKind);
+        if (rest != null
+                && bits > 0
+                && (unsigned ? rest[0] >= 0 && rest[1] < Math.pow(2, bits) : rest[1] < Math.pow(2, bits - 1)))
+            return "the remainder '" + unit.text(d) + "' (line " + d.line + ")";
         Map<String, Path> paths = new HashMap<>();
         op.forEach(x -> {
             if (!valued(x)) return;
