@@ -18,6 +18,8 @@ import dev.numlint.rules.RuleCatalog;
  * An add into an element no other thread of the launch adds to (its index differs from thread to thread:
  * {@code atomicAdd(&out[i + j * nx], v)} past {@code if (i >= nx) return;}) is a note: one thread's adds, in program
  * order, no order to vary.
+ * An add of an element of a tally that every store of the function sets to a whole number (a shared tile of counts
+ * flushed into the grid) is a counter too, a note naming the stores.
  * An atomic add of a type not known here (a template's {@code ValueT} with no instantiation in view, a type no file
  * read defines) is a note that says so, so that no floating atomic goes unmentioned.
  */
@@ -65,7 +67,8 @@ public final class FloatAtomic implements CudaCheck {
                                 a.typeAsInstantiated(),
                                 "limit",
                                 limit);
-                out.report(
+                // proven from the code (the PTX layer's atomic of the same add does not raise it)
+                out.reportProven(
                         "NL009",
                         facts.function,
                         a.site(),
@@ -76,8 +79,34 @@ public final class FloatAtomic implements CudaCheck {
                                 "adds the whole number " + n + ": exact in any order while the sum stays below "
                                         + limit,
                                 null,
-                                null),
-                        null);
+                                null));
+                continue;
+            }
+            String tallyLimit = a.tally() == null ? null : limit(a.type());
+            if (tallyLimit != null) {
+                // an element of a tally of whole numbers (a shared tile of counts flushed to the grid): as a counter
+                out.reportProven(
+                        "NL009",
+                        facts.function,
+                        a.site(),
+                        RuleCatalog.get()
+                                .rule("NL009")
+                                .message(
+                                        "cuda-atomic-tally",
+                                        "expr",
+                                        Consequences.quote(a.site().text()),
+                                        "type",
+                                        a.typeAsInstantiated(),
+                                        "why",
+                                        a.tally(),
+                                        "limit",
+                                        tallyLimit),
+                        conf,
+                        new Impact(
+                                Impact.Kind.BOUNDED,
+                                "adds whole numbers: exact in any order while the sum stays below " + tallyLimit,
+                                null,
+                                null));
                 continue;
             }
             if (a.distinct() != null) {
@@ -138,13 +167,16 @@ public final class FloatAtomic implements CudaCheck {
     private static String exactLimit(FunctionFacts.Atomic a) {
         Double v = a.addend();
         if (v == null || v == 0 || v != Math.rint(v)) return null;
-        int bits =
-                switch (a.type()) {
-                    case "float" -> 24;
-                    case "double" -> 53;
-                    default -> 0;
-                };
-        if (bits == 0 || Math.abs(v) >= Math.scalb(1.0, bits)) return null;
-        return "2^" + bits;
+        String limit = limit(a.type());
+        return limit == null || Math.abs(v) >= Math.scalb(1.0, Integer.parseInt(limit.substring(2))) ? null : limit;
+    }
+
+    /** The bound below which whole numbers of the floating type {@code type} are exact ("2^24"), or null. */
+    private static String limit(String type) {
+        return switch (type) {
+            case "float" -> "2^24";
+            case "double" -> "2^53";
+            default -> null;
+        };
     }
 }

@@ -590,7 +590,8 @@ public final class ClangSupplement {
                             !a.floating(),
                             a.instantiatedAt(),
                             a.with(),
-                            ClangThreadElements.distinct(unit, a)));
+                            ClangThreadElements.distinct(unit, a),
+                            a.floating() ? ClangTallies.of(a) : null));
         }
         for (ClangUnit.Call c : unit.intrinsics()) {
             if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;

@@ -289,6 +289,8 @@ public final class FunctionFacts {
      *                       or null
      * @param distinct  why no other thread of a launch adds into the element this add targets ("the index 'cell'
      *                  differs from thread to thread": no order to vary), or null
+     * @param tally     why the added value is a whole number, an element of a tally every store sets to one ("every
+     *                  store to 't' writes one: lines 45, 66"), or null
      */
     public record Atomic(
             Site site,
@@ -299,7 +301,8 @@ public final class FunctionFacts {
             boolean unknown,
             Integer instantiatedAt,
             String instantiation,
-            String distinct) {
+            String distinct,
+            String tally) {
         public Atomic(
                 Site site,
                 String type,
@@ -309,7 +312,7 @@ public final class FunctionFacts {
                 boolean unknown,
                 Integer instantiatedAt,
                 String instantiation) {
-            this(site, type, floating, inferred, addend, unknown, instantiatedAt, instantiation, null);
+            this(site, type, floating, inferred, addend, unknown, instantiatedAt, instantiation, null, null);
         }
 
         public Atomic(
@@ -320,15 +323,15 @@ public final class FunctionFacts {
                 Double addend,
                 boolean unknown,
                 Integer instantiatedAt) {
-            this(site, type, floating, inferred, addend, unknown, instantiatedAt, null, null);
+            this(site, type, floating, inferred, addend, unknown, instantiatedAt, null, null, null);
         }
 
         public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend, boolean unknown) {
-            this(site, type, floating, inferred, addend, unknown, null, null, null);
+            this(site, type, floating, inferred, addend, unknown, null, null, null, null);
         }
 
         public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {
-            this(site, type, floating, inferred, addend, false, null, null, null);
+            this(site, type, floating, inferred, addend, false, null, null, null, null);
         }
 
         /**

@@ -1,0 +1,147 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A floating atomic add whose addend is a tally: an element of an array (or a scalar) declared in the function, a
+ * {@code __shared__} tile of counts included, that every store of the function sets to a whole number ({@code t[y][x]
+ * = 0.0;}), counts up by one ({@code t[i]++}), or adds a whole-number constant to ({@code atomicAdd(&t[ly][lx], 1.0)},
+ * {@code t[i] += 2}). Every value it holds is then a whole number, and a sum of whole numbers is exact in any order
+ * while it stays below the type's integer limit, as an atomic add of the constant itself (session 58, round F:
+ * vlasov-poisson flushes a shared tile of particle counts into the global grid with {@code atomicAdd(&N[idx],
+ * tile_counts[threadIdx.y][threadIdx.x])}). Only the certain case: the array is never passed on, its address never
+ * kept, and every use of it is a whole element (as many subscripts as the array has dimensions).
+ */
+final class ClangTallies {
+    private ClangTallies() {}
+
+    private static final Set<String> ADDS =
+            Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system", "unsafeAtomicAdd", "safeAtomicAdd");
+
+    /**
+     * Why the atomic add {@code a} adds a whole number ("every store to 'tile_counts' writes one: lines 45, 66"), or
+     * null when that is not shown.
+     */
+    static String of(ClangUnit.Atomic a) {
+        ClangUnit.Function fn = a.in();
+        List<ClangNode> args = arguments(a.node());
+        if (fn == null || args.size() != 2 || a.addend() != null) return null;
+        ClangNode base = strip(args.get(1));
+        int subscripts = 0;
+        while (base != null && base.kind == CXCursor_ArraySubscriptExpr && !base.children.isEmpty()) {
+            base = strip(base.children.get(0));
+            subscripts++;
+        }
+        if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
+        ClangNode decl = declaration(fn.node(), base.refUsr);
+        if (decl == null || rank(decl) != subscripts || !wholeInitializer(decl)) return null;
+        Set<Integer> lines = new TreeSet<>();
+        boolean[] ok = {true};
+        String usr = base.refUsr;
+        int rank = subscripts;
+        fn.node().forEach(n -> {
+            if (!ok[0] || n.kind != CXCursor_DeclRefExpr || !usr.equals(n.refUsr)) return;
+            Integer line = store(n, rank);
+            if (line == null) ok[0] = false;
+            else if (line > 0) lines.add(line);
+        });
+        if (!ok[0] || lines.isEmpty()) return null;
+        return "every store to '" + base.spelling + "' writes one: line"
+                + (lines.size() == 1 ? " " : "s ")
+                + String.join(", ", lines.stream().map(String::valueOf).toList());
+    }
+
+    /** The variable {@code usr} declared in {@code fn}'s body (a local or {@code __shared__} array), or null. */
+    private static ClangNode declaration(ClangNode fn, String usr) {
+        ClangNode[] found = new ClangNode[1];
+        fn.forEach(n -> {
+            if (found[0] == null && n.kind == CXCursor_VarDecl && usr.equals(n.usr)) found[0] = n;
+        });
+        if (found[0] == null) return null;
+        // a floating scalar or array of floats; a pointer or reference may alias memory others write
+        String canon = found[0].canon == null
+                ? ""
+                : found[0].canon.replace("volatile ", "").replace("const ", "");
+        return canon.matches("(float|double) *(\\[\\d*\\] *)*") ? found[0] : null;
+    }
+
+    /** The number of dimensions of the declared type ("float [16][16]": 2; a scalar: 0). */
+    private static int rank(ClangNode decl) {
+        String t = decl.type == null ? "" : decl.type;
+        int r = 0;
+        for (int i = 0; i < t.length(); i++) if (t.charAt(i) == '[') r++;
+        return r;
+    }
+
+    /** No initializer, or one of whole-number constants only ({@code float t[4] = {0};}, {@code float c = 0;}). */
+    private static boolean wholeInitializer(ClangNode decl) {
+        boolean array = ClangElements.array(decl.canonKind);
+        for (ClangNode c : decl.children) {
+            ClangNode s = strip(c);
+            if (s == null || c.kind == CXCursor_TypeRef) continue;
+            if (s.kind == CXCursor_InitListExpr) {
+                if (!wholeList(s)) return false;
+            } else if (!array && !whole(s)) return false; // an array's other children are its extents
+        }
+        return true;
+    }
+
+    private static boolean wholeList(ClangNode list) {
+        for (ClangNode c : list.children) {
+            ClangNode s = strip(c);
+            if (s == null || !(s.kind == CXCursor_InitListExpr ? wholeList(s) : whole(s))) return false;
+        }
+        return true;
+    }
+
+    /**
+     * The line of the whole-number store the reference {@code ref} makes, 0 when it only reads a whole element, or
+     * null when it writes anything else or uses the array otherwise (passed on, its address or a row kept).
+     */
+    private static Integer store(ClangNode ref, int subscripts) {
+        ClangNode e = ref;
+        for (int i = 0; i < subscripts; i++) {
+            ClangNode p = up(e);
+            if (p == null || p.kind != CXCursor_ArraySubscriptExpr || strip(p.children.get(0)) != e) return null;
+            e = p;
+        }
+        ClangNode direct = e.parent;
+        while (direct != null && direct.kind == CXCursor_ParenExpr) direct = direct.parent;
+        // a read: the element converted to its value (an implicit conversion); a reference to it may write
+        if (direct != null && direct.kind == CXCursor_UnexposedExpr && direct.children.size() == 1) return 0;
+        ClangNode p = up(e);
+        if (p == null) return null;
+        boolean lhs = !p.children.isEmpty() && strip(p.children.get(0)) == e;
+        if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") && lhs && p.children.size() == 2)
+            return whole(p.children.get(1)) ? p.line : null;
+        if (p.kind == CXCursor_CompoundAssignOperator && lhs && p.children.size() == 2)
+            return (p.spelling.equals("+=") || p.spelling.equals("-=")) && whole(p.children.get(1)) ? p.line : null;
+        if (p.kind == CXCursor_UnaryOperator && (p.spelling.equals("++") || p.spelling.equals("--"))) return p.line;
+        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")) {
+            ClangNode call = up(p);
+            if (call == null || call.kind != CXCursor_CallExpr || !ADDS.contains(callee(call))) return null;
+            List<ClangNode> args = arguments(call);
+            return args.size() == 2 && strip(args.get(0)) == p && whole(args.get(1)) ? call.line : null;
+        }
+        return null;
+    }
+
+    private static boolean whole(ClangNode e) {
+        Double v = folded(e);
+        return v != null && v == Math.rint(v) && Math.abs(v) < 0x1p24;
+    }
+
+    /** The parent of {@code n} above parentheses and implicit conversions. */
+    private static ClangNode up(ClangNode n) {
+        ClangNode p = n.parent;
+        while (p != null
+                && (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_ParenExpr)
+                && p.children.size() == 1) p = p.parent;
+        return p;
+    }
+}
