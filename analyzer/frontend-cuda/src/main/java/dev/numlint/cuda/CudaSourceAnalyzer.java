@@ -569,6 +569,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ? null
                     : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
+            if (clang != null) rep.neverTaken(dev.numlint.cuda.clang.ClangNeverTaken.of(clang.unit()));
             if (from == null && !run.variantPass.get()) {
                 java.util.BitSet seen = InactiveSites.codeLines(clang == null ? null : clang.unit());
                 Notification inactive = InactiveSites.of(rel, pp, seen::get);

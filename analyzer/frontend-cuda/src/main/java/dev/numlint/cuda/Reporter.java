@@ -14,6 +14,7 @@ import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Location;
 import dev.numlint.model.Operation;
+import dev.numlint.rules.NeverTakenNote;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
@@ -65,6 +66,14 @@ final class Reporter implements CudaReport {
         this.rel = ctx.relativize(file);
         this.build = build;
         this.dialect = dialect;
+    }
+
+    /** The branches of the file's functions that a constant test never takes ({@link NeverTakenNote}). */
+    private final List<dev.numlint.cuda.clang.ClangNeverTaken.Branch> neverTaken = new java.util.ArrayList<>();
+
+    /** Makes the findings in these branches notes that name them. */
+    void neverTaken(List<dev.numlint.cuda.clang.ClangNeverTaken.Branch> in) {
+        neverTaken.addAll(in);
     }
 
     /** Marks the findings in these definitions for the scan's decision ({@link UnreachableCode}). */
@@ -354,6 +363,11 @@ final class Reporter implements CudaReport {
         if (deviceOnly.getOrDefault(rule, java.util.Set.of()).contains(at)) b.property(Finding.DEVICE_CODE, true);
         String definition = definition(at.line());
         if (definition != null) b.property(UnreachableCode.PROPERTY, definition);
+        for (var branch : neverTaken) {
+            if (!branch.holds(at.line(), at.column())) continue;
+            NeverTakenNote.apply(b, branch.why());
+            break;
+        }
         if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }

@@ -81,12 +81,20 @@ final class ClangCounterRatios {
         return null;
     }
 
-    /** The for statement around {@code n} whose initialization declares {@code usr}, or null. */
+    /**
+     * The for statement around {@code n} whose initialization declares {@code usr} or, declared before the loop (C89),
+     * assigns it ({@code for (x = 0; x < s; x++)}), or null.
+     */
     private static ClangNode loopOf(ClangNode n, String usr) {
         for (ClangNode p = n.parent; p != null; p = p.parent) {
             if (p.kind != CXCursor_ForStmt || p.children.size() < 4) continue;
-            ClangNode init = p.children.get(0);
-            if (init.kind != CXCursor_DeclStmt) continue;
+            ClangNode init = strip(p.children.get(0));
+            if (init != null
+                    && init.kind == CXCursor_BinaryOperator
+                    && init.spelling.equals("=")
+                    && init.children.size() == 2
+                    && reads(withoutCasts(init.children.get(0)), usr)) return p;
+            if (init == null || init.kind != CXCursor_DeclStmt) continue;
             for (ClangNode d : init.children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) return p;
         }
         return null;
