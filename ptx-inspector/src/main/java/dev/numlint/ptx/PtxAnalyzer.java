@@ -117,10 +117,7 @@ public final class PtxAnalyzer implements Analyzer {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
             boolean source = !n.endsWith(".ptx");
             if (source && !compile) continue;
-            // the build model knows when the build compiles a file only through another one (BuildContext.compiledVia)
-            Path via = source && compile ? ctx.buildContext(f).compiledVia() : null;
-            Path includer =
-                    via != null ? via : includedBy.get(f.toAbsolutePath().normalize());
+            Path includer = source && compile ? includer(ctx.buildContext(f), f, includedBy) : null;
             if (n.endsWith(".cu") && includer != null) {
                 // compiled standalone it usually fails (it relies on its includer's declarations); its code is
                 // analyzed through the includer's PTX, whose .loc lines point back into this file
@@ -244,6 +241,19 @@ public final class PtxAnalyzer implements Analyzer {
             java.util.regex.Pattern.compile("(?m)^\\s*#\\s*include\\s*\"([^\"]+\\.cu)\"");
 
     /** .cu files that another .cu file of the scan #includes (included file -> includer). */
+    /**
+     * The file whose PTX holds {@code f}'s code instead of its own, or null: the build model knows when the build
+     * compiles a file only through another one ({@link BuildContext#compiledVia}); a unit the build compiles on its
+     * own is compiled so, whichever file also includes its text (session 59, round A: a {@code gamma.cu} that CMake
+     * compiles was left to a {@code tracks_to_photons.cu} that includes it and that the build does not compile);
+     * else a {@code .cu} file another {@code .cu} includes ({@link #includedCudaFiles}).
+     */
+    static Path includer(BuildContext bc, Path f, Map<Path, Path> includedBy) {
+        if (bc.compiledVia() != null) return bc.compiledVia();
+        if (bc.compiled()) return null;
+        return includedBy.get(f.toAbsolutePath().normalize());
+    }
+
     static Map<Path, Path> includedCudaFiles(List<Path> files) {
         Map<Path, Path> out = new java.util.HashMap<>();
         for (Path f : files) {

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -570,6 +571,21 @@ class PtxAnalyzerTest {
         assertThat(PtxAnalyzer.includedCudaFiles(List.of(dir.resolve("main.cu"), dir.resolve("kernel.cu"))))
                 .containsEntry(dir.resolve("kernel.cu").toAbsolutePath().normalize(), dir.resolve("main.cu"))
                 .hasSize(1);
+    }
+
+    @Test
+    void aUnitTheBuildCompilesOnItsOwnIsNotLeftToAFileThatIncludesIt() throws IOException {
+        Path main = dir.resolve("main.cu");
+        Path kernel = dir.resolve("kernel.cu");
+        Files.writeString(main, "#include \"kernel.cu\"\nint main() { return 0; }\n");
+        Files.writeString(kernel, "__global__ void k(float* a) { a[0] = a[1]; }\n");
+        Map<Path, Path> includedBy = PtxAnalyzer.includedCudaFiles(List.of(main, kernel));
+        assertThat(PtxAnalyzer.includer(BuildContext.defaults(), kernel, includedBy))
+                .isEqualTo(main);
+        assertThat(PtxAnalyzer.includer(BuildContext.defaults().compiled(true), kernel, includedBy))
+                .isNull();
+        assertThat(PtxAnalyzer.includer(BuildContext.defaults().compiled(true).compiledVia(main), kernel, includedBy))
+                .isEqualTo(main);
     }
 
     @Test
