@@ -60,6 +60,29 @@ final class UndefinedTypes {
                 "__noinline__",
                 "__restrict__",
                 "__launch_bounds__"));
+        // C++'s own keywords, which a C++ header read as C (a .h no C unit includes: filter_audio's vad.h, session
+        // 59) shows as unknown type names: "namespace" is defined by the language, not by a package
+        defined.addAll(java.util.Set.of(
+                "namespace",
+                "class",
+                "template",
+                "typename",
+                "using",
+                "public",
+                "private",
+                "protected",
+                "virtual",
+                "explicit",
+                "operator",
+                "friend",
+                "mutable",
+                "constexpr",
+                "decltype",
+                "noexcept",
+                "nullptr",
+                "thread_local",
+                "alignas",
+                "static_assert"));
         // keywords of a later language standard than a header's parse used ("unknown type name 'requires'" of a
         // C++20 header read as C++17) and the standard library's own names, which a header read without its
         // includers' #include <vector> does not see ("no template named 'vector'"): defined by the language and
