@@ -131,8 +131,8 @@ public final class FloatLiteralInDouble implements PtxCheck {
     private static final int GUARD_STEPS = 24;
 
     /**
-     * How the constant {@code value} of {@code in} is used as a tolerance, or null: a comparison's threshold, a
-     * min/max bound, an addend whose sum is a divisor, a reciprocal's or a square root's operand, or what the source
+     * How the constant {@code value} of {@code in} is used as a tolerance, or null: a comparison's threshold (or a
+     * product compared and used for nothing else), a min/max bound, an addend whose sum is a divisor, a reciprocal's or a square root's operand, or what the source
      * line writes in a tolerance's place (the literal itself, or a constant named as a tolerance).
      */
     static String tolerance(PtxFacts facts, Instruction in, double value) {
@@ -153,6 +153,15 @@ public final class FloatLiteralInDouble implements PtxCheck {
                 if (first == null) first = use;
             }
             return first;
+        }
+        if (op.equals("mul")) {
+            // a threshold scaled by a value, compared and used for nothing else (q > 0.001f * h, session 59 round A:
+            // a smoothed-particle kernel's self-distance cut-off)
+            int[] users = facts.defUse().users(in.index());
+            boolean compared = users.length > 0;
+            for (int u : users)
+                compared &= facts.function().instruction(u).opcode().equals("setp");
+            if (compared) return "a scaled threshold in a comparison";
         }
         String line = facts.sourceLine(in);
         if (line != null) {
