@@ -138,6 +138,9 @@ public final class ApproximateMathInstruction implements PtxCheck {
                 return PtxMessages.format("NL006", "ptx-why-sqrt");
             }
             case "rsqrt" -> {
+                // __frsqrt_rn is correctly rounded: nvcc seeds its refinement with rsqrt.approx (session 59 round C)
+                if (SourceText.calls(line, "__frsqrt_rn") && !SourceText.calls(line, "rsqrtf", "rsqrt", "rnormf"))
+                    return null;
                 return PtxMessages.format("NL006", "ptx-why-rsqrt");
             }
             case "tanh" -> {

@@ -78,7 +78,7 @@ public final class SerialAccumulation implements PtxCheck {
             dev.numlint.model.WorkBudget.check();
             String op = in.opcode();
             boolean acc = op.equals("add") || op.equals("sub") || op.equals("fma") || op.equals("mad");
-            if (!acc || !PtxFacts.isF(in.type()) || in.defs().isEmpty() || integralStep(in)) {
+            if (!acc || !PtxFacts.isF(in.type()) || in.defs().isEmpty() || integralStep(in) || doubling(in)) {
                 continue;
             }
             List<Loop> enclosing = new ArrayList<>(loopsOf.getOrDefault(in.block(), List.of()));
@@ -122,6 +122,18 @@ public final class SerialAccumulation implements PtxCheck {
             Group r = representative(facts, g);
             if (r != null) out.accept(hit(facts, r));
         }
+    }
+
+    /**
+     * {@code add x, r, r}: the value doubled, exact in binary floating point (barring overflow), no sum of terms:
+     * nvcc compiles {@code scale *= 2.0f} (a noise octave's lacunarity) so (session 59 round C: three false warnings).
+     */
+    static boolean doubling(Instruction in) {
+        return in.opcode().equals("add")
+                && in.operands().size() == 3
+                && in.operand(1) instanceof Operand.Reg a
+                && in.operand(2) instanceof Operand.Reg b
+                && a.name().equals(b.name());
     }
 
     /**
