@@ -200,6 +200,51 @@ public final class ValueBounds {
             case "hypot", "hypotf", "norm3df", "norm4df", "normf", "rhypotf", "rsqrt", "rsqrtf", "__frsqrt_rn" -> {
                 return new double[] {0, INF};
             }
+            case "__fadd_rn",
+                    "__fadd_rz",
+                    "__fadd_ru",
+                    "__fadd_rd",
+                    "__dadd_rn",
+                    "__dadd_rz",
+                    "__dadd_ru",
+                    "__dadd_rd" -> {
+                // the arithmetic intrinsics with a rounding mode: their operator's interval
+                return args.size() == 2 ? arith('+', args.get(0), args.get(1), false) : null;
+            }
+            case "__fsub_rn",
+                    "__fsub_rz",
+                    "__fsub_ru",
+                    "__fsub_rd",
+                    "__dsub_rn",
+                    "__dsub_rz",
+                    "__dsub_ru",
+                    "__dsub_rd" -> {
+                return args.size() == 2 ? arith('-', args.get(0), args.get(1), false) : null;
+            }
+            case "__fmul_rn",
+                    "__fmul_rz",
+                    "__fmul_ru",
+                    "__fmul_rd",
+                    "__dmul_rn",
+                    "__dmul_rz",
+                    "__dmul_ru",
+                    "__dmul_rd" -> {
+                return args.size() == 2 ? arith('*', args.get(0), args.get(1), false) : null;
+            }
+            case "fma",
+                    "fmaf",
+                    "fmal",
+                    "__fmaf_rn",
+                    "__fmaf_rz",
+                    "__fmaf_ru",
+                    "__fmaf_rd",
+                    "__fma_rn",
+                    "__fma_rz",
+                    "__fma_ru",
+                    "__fma_rd" -> {
+                if (args.size() != 3) return null;
+                return arith('+', arith('*', args.get(0), args.get(1), false), args.get(2), false);
+            }
             case "fmin", "fminf", "min", "umin", "fminimum" -> {
                 if (args.size() != 2) return null;
                 double[] a = args.get(0), b = args.get(1);

@@ -41,6 +41,45 @@ final class ClangSquares {
         return sign[0];
     }
 
+    /** The multiply intrinsics and fused multiply-adds: their first two arguments are a product's factors. */
+    private static final java.util.Set<String> PRODUCTS = java.util.Set.of(
+            "__fmul_rn",
+            "__fmul_rz",
+            "__fmul_ru",
+            "__fmul_rd",
+            "__dmul_rn",
+            "__dmul_rz",
+            "__dmul_ru",
+            "__dmul_rd",
+            "fma",
+            "fmaf",
+            "fmal",
+            "__fmaf_rn",
+            "__fmaf_rz",
+            "__fmaf_ru",
+            "__fmaf_rd",
+            "__fma_rn",
+            "__fma_rz",
+            "__fma_ru",
+            "__fma_rd");
+
+    /**
+     * The interval of the call {@code call} of a multiply intrinsic or fused multiply-add whose two factors are one
+     * value ({@code __fmaf_rn(x, x, __fmaf_rn(y, y, z * z))}, a squared norm, session 59 round C): the square is never
+     * negative, given its argument intervals {@code args}; null for any other call.
+     */
+    static double[] ofCall(ClangUnit unit, String name, ClangNode call, List<double[]> args) {
+        if (!PRODUCTS.contains(name) || args.size() < 2) return null;
+        List<ClangNode> a = arguments(call);
+        if (a.size() != args.size() || !pure(a.get(0)) || !pure(a.get(1))) return null;
+        String t0 = unit.text(strip(a.get(0))), t1 = unit.text(strip(a.get(1)));
+        if (t0 == null || t1 == null || !squash(t0).equals(squash(t1))) return null;
+        double[] x = args.get(0);
+        double lo = x[0] >= 0 ? x[0] * x[0] : x[1] <= 0 ? x[1] * x[1] : 0;
+        double[] sq = {lo, Math.max(x[0] * x[0], x[1] * x[1])};
+        return args.size() == 2 ? sq : new double[] {sq[0] + args.get(2)[0], sq[1] + args.get(2)[1]};
+    }
+
     /** The factors of a product, through parentheses, implicit conversions and negations (each flips the sign). */
     private static void collect(ClangNode n, List<ClangNode> out, int[] sign) {
         ClangNode x = strip(n);
