@@ -62,6 +62,27 @@ final class ClangFractions {
     }
 
     /**
+     * Whether {@code e} is a whole part of the variable {@code usr}: 1 for its floor ({@code floor(x)}), -1 for its
+     * truncation ({@code (long)x}, {@code trunc(x)}), 0 for anything else.
+     */
+    static int wholePart(ClangNode e, String usr) {
+        ClangNode s = strip(e);
+        ClangNode arg = null;
+        int k = 0;
+        if (s != null && isExplicitCast(s) && integral(s.canonKind)) {
+            arg = operandOf(s);
+            k = -1;
+        } else if (s != null && s.kind == CXCursor_CallExpr && arguments(s).size() == 1) {
+            String name = callee(s).replace("std::", "");
+            k = FLOORS.contains(name) ? 1 : TRUNCATIONS.contains(name) ? -1 : 0;
+            arg = arguments(s).get(0);
+        }
+        ClangNode a = strip(arg);
+        while (a != null && isExplicitCast(a) && floating(a.canonKind)) a = strip(operandOf(a));
+        return a != null && a.kind == CXCursor_DeclRefExpr && usr.equals(a.refUsr) ? k : 0;
+    }
+
+    /**
      * The value the nearest earlier statement of an enclosing block assigns to {@code kept} before {@code at}, when
      * no statement between writes {@code kept} or {@code x}; null otherwise.
      */

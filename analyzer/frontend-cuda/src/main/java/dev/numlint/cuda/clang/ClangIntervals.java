@@ -210,30 +210,28 @@ final class ClangIntervals {
     /**
      * {@code x - floor(x)}, directly or through a local {@code k = floor(x)} (an int one too: {@code int x0 =
      * floor(x); float w = x - (float)x0;}), with {@code x} and {@code k} written nowhere else in {@code fn}: the
-     * fractional part, in [0, 1] (session 50 round J: the weights of a bilinear interpolation). Null for any other
-     * difference.
+     * fractional part, in [0, 1] (session 50 round J: the weights of a bilinear interpolation); {@code x - (long)x},
+     * {@code x - trunc(x)}: of the sign of x, in [-1, 1] (session 59 round D: a pitch bend's fraction of a halftone).
+     * Null for any other difference.
      */
     private double[] fractionalPart(ClangNode minus, ClangUnit.Function fn) {
         if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
         ClangNode x = uncast(minus.children.get(0));
-        ClangNode f = uncast(minus.children.get(1));
-        if (x == null || f == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null) return null;
+        if (x == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null) return null;
         Definitions defs = definitions(fn);
-        if (f.kind == CXCursor_DeclRefExpr && f.refUsr != null) {
+        int whole = ClangFractions.wholePart(minus.children.get(1), x.refUsr);
+        ClangNode f = uncast(minus.children.get(1));
+        if (whole == 0 && f != null && f.kind == CXCursor_DeclRefExpr && f.refUsr != null) {
             // the local's one definition: its declaration's initializer, and no write after it
             ClangNode init = defs.initial().get(f.refUsr);
             if (init == null
                     || defs.written().contains(f.refUsr)
                     || !unaliasedLocals(fn).contains(f.refUsr)) return null;
-            f = uncast(init);
+            whole = ClangFractions.wholePart(init, x.refUsr);
         }
-        if (f == null || f.kind != CXCursor_CallExpr) return null;
-        String name = callee(f);
-        if (!name.equals("floor") && !name.equals("floorf") && !name.equals("std::floor")) return null;
-        List<ClangNode> args = arguments(f);
-        ClangNode arg = args.size() == 1 ? uncast(args.get(0)) : null;
-        if (arg == null || arg.kind != CXCursor_DeclRefExpr || !x.refUsr.equals(arg.refUsr)) return null;
-        return defs.written().contains(x.refUsr) ? null : new double[] {0, 1};
+        if (whole == 0 || defs.written().contains(x.refUsr)) return null;
+        // x - floor(x) in [0, 1); x - (long)x, x - trunc(x) of the sign of x, in (-1, 1)
+        return whole > 0 ? new double[] {0, 1} : new double[] {-1, 1};
     }
 
     /**
