@@ -569,7 +569,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ? null
                     : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
-            if (clang != null) rep.neverTaken(dev.numlint.cuda.clang.ClangNeverTaken.of(clang.unit()));
+            if (clang != null) {
+                rep.neverTaken(dev.numlint.cuda.clang.ClangNeverTaken.of(clang.unit()));
+                // the conversions in the initializers of variables outside every function
+                CudaChecks.run(dev.numlint.cuda.clang.ClangGlobalInitializers.facts(clang.unit()), rep, null);
+            }
             if (from == null && !run.variantPass.get()) {
                 java.util.BitSet seen = InactiveSites.codeLines(clang == null ? null : clang.unit());
                 Notification inactive = InactiveSites.of(rel, pp, seen::get);
