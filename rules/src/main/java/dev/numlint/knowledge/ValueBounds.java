@@ -231,6 +231,17 @@ public final class ValueBounds {
                     "__dmul_rd" -> {
                 return args.size() == 2 ? arith('*', args.get(0), args.get(1), false) : null;
             }
+            case "__fdiv_rn",
+                    "__fdiv_rz",
+                    "__fdiv_ru",
+                    "__fdiv_rd",
+                    "__ddiv_rn",
+                    "__ddiv_rz",
+                    "__ddiv_ru",
+                    "__ddiv_rd",
+                    "__fdividef" -> {
+                return args.size() == 2 ? arith('/', args.get(0), args.get(1), false) : null;
+            }
             case "fma",
                     "fmaf",
                     "fmal",
