@@ -164,6 +164,10 @@ public final class ValueBounds {
             DoubleUnaryOperator f = INCREASING.get(name);
             return new double[] {f.applyAsDouble(x[0]), f.applyAsDouble(x[1])};
         }
+        if (NumericFacts.FMA_FUNCTIONS.contains(name)) {
+            if (args.size() != 3) return null;
+            return arith('+', arith('*', args.get(0), args.get(1), false), args.get(2), false);
+        }
         switch (name) {
             case "sqrt", "sqrtf", "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd", "cbrt", "cbrtf" -> {
                 if (args.size() != 1) return null;
@@ -241,20 +245,6 @@ public final class ValueBounds {
                     "__ddiv_rd",
                     "__fdividef" -> {
                 return args.size() == 2 ? arith('/', args.get(0), args.get(1), false) : null;
-            }
-            case "fma",
-                    "fmaf",
-                    "fmal",
-                    "__fmaf_rn",
-                    "__fmaf_rz",
-                    "__fmaf_ru",
-                    "__fmaf_rd",
-                    "__fma_rn",
-                    "__fma_rz",
-                    "__fma_ru",
-                    "__fma_rd" -> {
-                if (args.size() != 3) return null;
-                return arith('+', arith('*', args.get(0), args.get(1), false), args.get(2), false);
             }
             case "fmin", "fminf", "min", "umin", "fminimum" -> {
                 if (args.size() != 2) return null;

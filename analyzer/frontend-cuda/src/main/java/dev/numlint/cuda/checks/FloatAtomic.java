@@ -52,85 +52,50 @@ public final class FloatAtomic implements CudaCheck {
             }
             if (!a.floating()) continue;
             Confidence conf = a.inferred() ? Confidence.LOW : Confidence.HIGH;
+            // proven from the code: the PTX layer's atomic of the same add does not raise them
             String limit = exactLimit(a);
             if (limit != null) {
                 long n = (long) (double) a.addend();
-                String msg = RuleCatalog.get()
-                        .rule("NL009")
-                        .message(
-                                "cuda-atomic-count",
-                                "expr",
-                                Consequences.quote(a.site().text()),
-                                "n",
-                                n,
-                                "type",
-                                a.typeAsInstantiated(),
-                                "limit",
-                                limit);
-                // proven from the code (the PTX layer's atomic of the same add does not raise it)
-                out.reportProven(
-                        "NL009",
-                        facts.function,
-                        a.site(),
-                        msg,
+                proven(
+                        out,
+                        facts,
+                        a,
                         conf,
-                        new Impact(
-                                Impact.Kind.BOUNDED,
-                                "adds the whole number " + n + ": exact in any order while the sum stays below "
-                                        + limit,
-                                null,
-                                null));
+                        "adds the whole number " + n + ": exact in any order while the sum stays" + " below " + limit,
+                        "cuda-atomic-count",
+                        "n",
+                        n,
+                        "limit",
+                        limit);
                 continue;
             }
             String tallyLimit = a.tally() == null ? null : limit(a.type());
             if (tallyLimit != null) {
                 // an element of a tally of whole numbers (a shared tile of counts flushed to the grid): as a counter
-                out.reportProven(
-                        "NL009",
-                        facts.function,
-                        a.site(),
-                        RuleCatalog.get()
-                                .rule("NL009")
-                                .message(
-                                        "cuda-atomic-tally",
-                                        "expr",
-                                        Consequences.quote(a.site().text()),
-                                        "type",
-                                        a.typeAsInstantiated(),
-                                        "why",
-                                        a.tally(),
-                                        "limit",
-                                        tallyLimit),
+                proven(
+                        out,
+                        facts,
+                        a,
                         conf,
-                        new Impact(
-                                Impact.Kind.BOUNDED,
-                                "adds whole numbers: exact in any order while the sum stays below " + tallyLimit,
-                                null,
-                                null));
+                        "adds whole numbers: exact in any order while the sum stays below " + tallyLimit,
+                        "cuda-atomic-tally",
+                        "why",
+                        a.tally(),
+                        "limit",
+                        tallyLimit);
                 continue;
             }
             if (a.distinct() != null) {
                 // one add per element per launch: each element's sum is its one thread's, in program order
-                out.reportProven(
-                        "NL009",
-                        facts.function,
-                        a.site(),
-                        RuleCatalog.get()
-                                .rule("NL009")
-                                .message(
-                                        "cuda-atomic-distinct",
-                                        "expr",
-                                        Consequences.quote(a.site().text()),
-                                        "type",
-                                        a.typeAsInstantiated(),
-                                        "why",
-                                        a.distinct()),
+                proven(
+                        out,
+                        facts,
+                        a,
                         conf,
-                        new Impact(
-                                Impact.Kind.BOUNDED,
-                                "one thread adds into each element: no order varies from run to run",
-                                null,
-                                null));
+                        "one thread adds into each element: no order varies from run to run",
+                        "cuda-atomic-distinct",
+                        "why",
+                        a.distinct());
                 continue;
             }
             String msg = RuleCatalog.get()
@@ -158,6 +123,33 @@ public final class FloatAtomic implements CudaCheck {
                                     Impact.Kind.AMPLIFIED, "added atomically in a run-dependent order", null, null),
                     dev.numlint.knowledge.NumericFacts.atomicSumDecision(dbl));
         }
+    }
+
+    /**
+     * Reports {@code a} as proven bounded ({@code impact}), with the catalog's message {@code key} given the quoted
+     * add, its type and {@code args} (name, value pairs).
+     */
+    private static void proven(
+            CudaReport out,
+            FunctionFacts facts,
+            FunctionFacts.Atomic a,
+            Confidence conf,
+            String impact,
+            String key,
+            Object... args) {
+        Object[] all = new Object[args.length + 4];
+        all[0] = "expr";
+        all[1] = Consequences.quote(a.site().text());
+        all[2] = "type";
+        all[3] = a.typeAsInstantiated();
+        System.arraycopy(args, 0, all, 4, args.length);
+        out.reportProven(
+                "NL009",
+                facts.function,
+                a.site(),
+                RuleCatalog.get().rule("NL009").message(key, all),
+                conf,
+                new Impact(Impact.Kind.BOUNDED, impact, null, null));
     }
 
     /**

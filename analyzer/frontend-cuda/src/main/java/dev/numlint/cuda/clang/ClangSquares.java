@@ -41,27 +41,9 @@ final class ClangSquares {
         return sign[0];
     }
 
-    /** The multiply intrinsics and fused multiply-adds: their first two arguments are a product's factors. */
-    private static final java.util.Set<String> PRODUCTS = java.util.Set.of(
-            "__fmul_rn",
-            "__fmul_rz",
-            "__fmul_ru",
-            "__fmul_rd",
-            "__dmul_rn",
-            "__dmul_rz",
-            "__dmul_ru",
-            "__dmul_rd",
-            "fma",
-            "fmaf",
-            "fmal",
-            "__fmaf_rn",
-            "__fmaf_rz",
-            "__fmaf_ru",
-            "__fmaf_rd",
-            "__fma_rn",
-            "__fma_rz",
-            "__fma_ru",
-            "__fma_rd");
+    /** The multiply intrinsics with a rounding mode: their two arguments are a product's factors. */
+    private static final java.util.Set<String> MULTIPLIES = java.util.Set.of(
+            "__fmul_rn", "__fmul_rz", "__fmul_ru", "__fmul_rd", "__dmul_rn", "__dmul_rz", "__dmul_ru", "__dmul_rd");
 
     /**
      * The interval of the call {@code call} of a multiply intrinsic or fused multiply-add whose two factors are one
@@ -69,7 +51,8 @@ final class ClangSquares {
      * negative, given its argument intervals {@code args}; null for any other call.
      */
     static double[] ofCall(ClangUnit unit, String name, ClangNode call, List<double[]> args) {
-        if (!PRODUCTS.contains(name) || args.size() < 2) return null;
+        boolean fma = dev.numlint.knowledge.NumericFacts.FMA_FUNCTIONS.contains(name);
+        if (!fma && !MULTIPLIES.contains(name) || args.size() != (fma ? 3 : 2)) return null;
         List<ClangNode> a = arguments(call);
         if (a.size() != args.size() || !pure(a.get(0)) || !pure(a.get(1))) return null;
         String t0 = unit.text(strip(a.get(0))), t1 = unit.text(strip(a.get(1)));
