@@ -153,15 +153,35 @@ final class BundledCode {
 
     private static Optional<String> licence(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+            List<String> names = s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
                     .map(p -> p.getFileName().toString())
-                    .filter(n -> LICENCE_FILE.matcher(n).matches())
+                    .toList();
+            return names.stream()
+                    .filter(n -> LICENCE_FILE.matcher(n).matches() && !ofOneFile(n, names))
                     .sorted()
                     .findFirst()
                     .map(n -> "its own " + n);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether the licence file {@code licence} is named after another file of its folder ({@code names}): chafa's
+     * {@code tools/chafa/LICENSE.qoi} beside {@code qoi.h} is the licence of that one header, not of the folder
+     * (session 59, round H: the project's own command-line tool was taken as bundled code).
+     */
+    private static boolean ofOneFile(String licence, List<String> names) {
+        java.util.regex.Matcher m = LICENCE_FILE.matcher(licence);
+        if (!m.matches() || m.group(2) == null) return false;
+        String suffix = m.group(2).substring(1).toLowerCase(java.util.Locale.ROOT);
+        if (suffix.isEmpty()) return false;
+        for (String n : names) {
+            int dot = n.lastIndexOf('.');
+            String stem = (dot > 0 ? n.substring(0, dot) : n).toLowerCase(java.util.Locale.ROOT);
+            if (!n.equals(licence) && stem.equals(suffix)) return true;
+        }
+        return false;
     }
 
     /** The copyright holders of the project's own code, by scanned root: its sources outside every bundled folder. */
