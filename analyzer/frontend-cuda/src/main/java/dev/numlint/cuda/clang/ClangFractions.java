@@ -41,24 +41,37 @@ final class ClangFractions {
     }
 
     /**
-     * Whether {@code e} is the integer part of the variable {@code key}: true for its floor, false for its truncation
-     * (an explicit conversion to an integer type, {@code trunc}), null for anything else.
+     * A whole part taken of {@code operand} (under floating casts): {@code floor} true for a floor, false for a
+     * truncation (an explicit conversion to an integer type, {@code trunc}).
+     */
+    private record Whole(boolean floor, ClangNode operand) {}
+
+    /** {@code e} as the whole part of its operand, or null for anything else. */
+    private static Whole whole(ClangNode e) {
+        ClangNode s = strip(e);
+        if (s == null) return null;
+        Boolean floor = null;
+        ClangNode arg = null;
+        if (isExplicitCast(s) && integral(s.canonKind)) {
+            floor = Boolean.FALSE;
+            arg = operandOf(s);
+        } else if (s.kind == CXCursor_CallExpr && arguments(s).size() == 1) {
+            String name = callee(s).replace("std::", "");
+            floor = FLOORS.contains(name) ? Boolean.TRUE : TRUNCATIONS.contains(name) ? Boolean.FALSE : null;
+            arg = arguments(s).get(0);
+        }
+        ClangNode a = strip(arg);
+        while (a != null && isExplicitCast(a) && floating(a.canonKind)) a = strip(operandOf(a));
+        return floor == null || a == null ? null : new Whole(floor, a);
+    }
+
+    /**
+     * Whether {@code e} is the integer part of the variable, member or element {@code key}: true for its floor, false
+     * for its truncation, null for anything else.
      */
     private static Boolean integerPart(ClangNode e, String key) {
-        if (e == null) return null;
-        if (isExplicitCast(e) && integral(e.canonKind)) {
-            ClangNode o = strip(operandOf(e));
-            return o != null && key.equals(ClangGuards.Path.key(o)) ? Boolean.FALSE : null;
-        }
-        if (e.kind == CXCursor_CallExpr) {
-            String name = callee(e).replace("std::", "");
-            java.util.List<ClangNode> args = arguments(e);
-            if (args.size() != 1 || args.get(0) == null || !key.equals(ClangGuards.Path.key(strip(args.get(0)))))
-                return null;
-            if (FLOORS.contains(name)) return Boolean.TRUE;
-            if (TRUNCATIONS.contains(name)) return Boolean.FALSE;
-        }
-        return null;
+        Whole w = whole(e);
+        return w != null && key.equals(ClangGuards.Path.key(w.operand())) ? w.floor() : null;
     }
 
     /**
@@ -66,20 +79,9 @@ final class ClangFractions {
      * truncation ({@code (long)x}, {@code trunc(x)}), 0 for anything else.
      */
     static int wholePart(ClangNode e, String usr) {
-        ClangNode s = strip(e);
-        ClangNode arg = null;
-        int k = 0;
-        if (s != null && isExplicitCast(s) && integral(s.canonKind)) {
-            arg = operandOf(s);
-            k = -1;
-        } else if (s != null && s.kind == CXCursor_CallExpr && arguments(s).size() == 1) {
-            String name = callee(s).replace("std::", "");
-            k = FLOORS.contains(name) ? 1 : TRUNCATIONS.contains(name) ? -1 : 0;
-            arg = arguments(s).get(0);
-        }
-        ClangNode a = strip(arg);
-        while (a != null && isExplicitCast(a) && floating(a.canonKind)) a = strip(operandOf(a));
-        return a != null && a.kind == CXCursor_DeclRefExpr && usr.equals(a.refUsr) ? k : 0;
+        Whole w = whole(e);
+        if (w == null || w.operand().kind != CXCursor_DeclRefExpr || !usr.equals(w.operand().refUsr)) return 0;
+        return w.floor() ? 1 : -1;
     }
 
     /**
@@ -166,25 +168,13 @@ final class ClangFractions {
      * its floor, false for its truncation (an explicit conversion to an integer type, {@code trunc}), null else.
      */
     private static Boolean quotientPart(ClangUnit unit, ClangNode e, String x, double c) {
-        if (e == null) return null;
-        ClangNode q;
-        Boolean floor;
-        if (isExplicitCast(e) && integral(e.canonKind)) {
-            q = strip(operandOf(e));
-            floor = Boolean.FALSE;
-        } else if (e.kind == CXCursor_CallExpr && arguments(e).size() == 1) {
-            String name = callee(e).replace("std::", "");
-            floor = FLOORS.contains(name) ? Boolean.TRUE : TRUNCATIONS.contains(name) ? Boolean.FALSE : null;
-            q = strip(arguments(e).get(0));
-        } else return null;
-        if (floor == null
-                || q == null
-                || q.kind != CXCursor_BinaryOperator
-                || !q.spelling.equals("/")
-                || q.children.size() != 2) return null;
+        Whole w = whole(e);
+        ClangNode q = w == null ? null : w.operand();
+        if (q == null || q.kind != CXCursor_BinaryOperator || !q.spelling.equals("/") || q.children.size() != 2)
+            return null;
         Double d = ClangSyntax.folded(q.children.get(1));
         if (d == null || d.doubleValue() != c) return null;
-        return squash(unit.text(q.children.get(0))).equals(x) ? floor : null;
+        return squash(unit.text(q.children.get(0))).equals(x) ? w.floor() : null;
     }
 
     /**
