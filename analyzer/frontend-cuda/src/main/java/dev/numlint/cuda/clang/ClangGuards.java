@@ -241,12 +241,15 @@ final class ClangGuards {
                 ClangNode s = ClangSyntax.labelled(p.children.get(k));
                 String def = definition(unit, s, usr, fn, depth);
                 if (def != null) return def.isEmpty() ? null : def;
-                if (s.kind == CXCursor_IfStmt) {
-                    String g = chainExit(unit, s, usr);
+                // a check macro's do { if (...) { } else return; } while (0) runs its if once, in place
+                ClangNode check = ClangChecks.ifOf(s);
+                if (check != null) {
+                    boolean once = check != s;
+                    String g = chainExit(unit, check, usr, once);
                     // a test of the integer the value truncates to (int k = int(x); if (k < 0 || k > 63) return;)
                     // limits the value as much (x in (-1, 64))
                     for (Path t : g == null && !writes(s, usr) ? truncations(p, k, usr) : List.<Path>of()) {
-                        if ((g = chainExit(unit, s, t)) != null) break;
+                        if ((g = chainExit(unit, check, t, once)) != null) break;
                     }
                     if (g != null) return g;
                 }
@@ -476,19 +479,21 @@ final class ClangGuards {
      * that leaves limits the code after the chain when every branch before it leaves too (the chain is then left
      * only past that test) and no branch that does not leave writes {@code usr}.
      */
-    private static String chainExit(ClangUnit unit, ClangNode s, Path usr) {
+    private static String chainExit(ClangUnit unit, ClangNode s, Path usr, boolean once) {
+        String checked = checked(unit, s, usr, once);
+        if (checked != null) return checked;
         String found = null;
         boolean allLeave = true;
         for (ClangNode st = s; ; ) {
             if (st.kind != CXCursor_IfStmt || st.children.size() < 2) {
                 // the final else: it either leaves or must not write the variable
-                if (!leaves(st) && writes(st, usr)) return null;
+                if (!leaves(st, once) && writes(st, usr)) return null;
                 break;
             }
             ClangNode test = st.children.get(0);
             ClangNode then = st.children.get(1);
             if (writes(test, usr)) return null;
-            boolean out = leaves(then);
+            boolean out = leaves(then, once);
             if (!out && writes(then, usr)) return null;
             allLeave &= out;
             if (found == null && allLeave && compares(test, usr))
@@ -497,6 +502,19 @@ final class ClangGuards {
             st = st.children.get(2);
         }
         return found;
+    }
+
+    /**
+     * The test of a check {@code if (t) { } else { report(); return; }} that the code after it is reached through
+     * only where {@code t} held (the branch it selects does not leave and writes nothing of {@code usr}), when
+     * {@code t} compares {@code usr}: GLib's {@code g_return_if_fail} ({@link ClangChecks}).
+     */
+    private static String checked(ClangUnit unit, ClangNode s, Path usr, boolean once) {
+        if (s.kind != CXCursor_IfStmt || s.children.size() != 3) return null;
+        ClangNode test = s.children.get(0), then = s.children.get(1), other = s.children.get(2);
+        if (other.kind == CXCursor_IfStmt || leaves(then, once) || !leaves(other, once)) return null;
+        if (writes(test, usr) || writes(then, usr) || !compares(test, usr)) return null;
+        return "the check '" + unit.text(test) + "' (line " + test.line + "; " + exit(other) + " when it fails)";
     }
 
     /**
@@ -552,12 +570,19 @@ final class ClangGuards {
      * ends in an if / else whose branches both leave).
      */
     static boolean leaves(ClangNode s) {
+        return leaves(s, false);
+    }
+
+    /**
+     * Whether {@code s} always leaves the enclosing block; in a {@code do { } while (0)} ({@code once}) a {@code
+     * break} or {@code continue} only leaves the {@code do}.
+     */
+    private static boolean leaves(ClangNode s, boolean once) {
         ClangNode last = last(s);
         // if (k == 1) return a; else return b;: both branches leave (session 56, a spline's derivative)
         if (last.kind == CXCursor_IfStmt && last.children.size() == 3)
-            return leaves(last.children.get(1)) && leaves(last.children.get(2));
-        return last.kind == CXCursor_ContinueStmt
-                || last.kind == CXCursor_BreakStmt
+            return leaves(last.children.get(1), once) && leaves(last.children.get(2), once);
+        return !once && (last.kind == CXCursor_ContinueStmt || last.kind == CXCursor_BreakStmt)
                 || last.kind == CXCursor_ReturnStmt
                 || last.kind == CXCursor_GotoStmt
                 || last.kind == CXCursor_CXXThrowExpr

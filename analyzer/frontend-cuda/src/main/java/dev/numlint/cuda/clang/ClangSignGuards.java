@@ -50,12 +50,27 @@ final class ClangSignGuards {
             int i = p.children.indexOf(c);
             for (int k = i - 1; k >= 0; k--) {
                 ClangNode s = p.children.get(k);
-                if (s.kind == CXCursor_IfStmt && s.children.size() == 2 && leaves(s.children.get(1))) {
-                    Integer sign = sign(unit, s.children.get(0), text);
+                // an if, or the one a check macro's do { } while (0) runs (ClangChecks)
+                ClangNode check = ClangChecks.ifOf(s);
+                boolean once = check != s;
+                if (check != null && check.children.size() == 2 && leaves(check.children.get(1), once)) {
+                    Integer sign = sign(unit, check.children.get(0), text);
                     // past an early exit the test failed
                     if (sign != null
                             && -sign == (positive ? 1 : -1)
-                            && !writesAny(s.children.get(0), reads)
+                            && !writesAny(check.children.get(0), reads)
+                            && !writtenBetween(p, k, x, reads)) return true;
+                }
+                if (check != null
+                        && check.children.size() == 3
+                        && !leaves(check.children.get(1), once)
+                        && leaves(check.children.get(2), once)) {
+                    Integer sign = sign(unit, check.children.get(0), text);
+                    // if (t) { } else return;: past it the test held
+                    if (sign != null
+                            && sign == (positive ? 1 : -1)
+                            && !writesAny(check.children.get(0), reads)
+                            && !writesAny(check.children.get(1), reads)
                             && !writtenBetween(p, k, x, reads)) return true;
                 }
                 if (writesAny(s, reads)) return false;
@@ -70,7 +85,7 @@ final class ClangSignGuards {
      * other test. A strict test proves the non-strict sign too.
      */
     static Integer sign(ClangUnit unit, ClangNode t, String text) {
-        ClangNode n = strip(t);
+        ClangNode n = strip(ClangChecks.condition(t));
         while (n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1) n = strip(n.children.get(0));
         if (n == null || n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return null;
         String op = n.spelling;
@@ -83,13 +98,15 @@ final class ClangSignGuards {
         return null;
     }
 
-    /** Whether {@code s} always leaves the block: it ends with continue, break, return, goto or throw. */
-    private static boolean leaves(ClangNode s) {
+    /**
+     * Whether {@code s} always leaves the block: it ends with continue, break, return, goto or throw; in a {@code do
+     * { } while (0)} ({@code once}) a continue or break only leaves the {@code do}.
+     */
+    private static boolean leaves(ClangNode s, boolean once) {
         ClangNode last = s;
         for (int d = 0; d < 16 && last.kind == CXCursor_CompoundStmt && !last.children.isEmpty(); d++)
             last = last.children.get(last.children.size() - 1);
-        return last.kind == CXCursor_ContinueStmt
-                || last.kind == CXCursor_BreakStmt
+        return !once && (last.kind == CXCursor_ContinueStmt || last.kind == CXCursor_BreakStmt)
                 || last.kind == CXCursor_ReturnStmt
                 || last.kind == CXCursor_GotoStmt
                 || last.kind == CXCursor_CXXThrowExpr;
