@@ -8,9 +8,10 @@ import static org.bytedeco.llvm.global.clang.*;
  * {@code time_ >= 0}, {@code while (time_ >= TABLE_SIZE) time_ -= TABLE_SIZE;} leaves {@code time_ < TABLE_SIZE}
  * (a wavetable oscillator's phase, STK's {@code SineWave::tick}, session 54: five false NL001 errors). The loop is
  * left only where its test fails, so the test's negation holds after it: a conditional clamp's guard ({@link
- * ClangGuards}). Only the certain case: a {@code while} whose body is one update of the variable ({@code +=} below,
- * {@code -=} above), tested against a constant or against the very value it subtracts, so that an earlier lower
- * bound of 0 survives the loop that wraps from above.
+ * ClangGuards}). Only the certain case: a {@code while} whose body updates the variable once ({@code +=} below,
+ * {@code -=} above) and writes it nowhere else, tested against a constant or against the very value it subtracts,
+ * or against a constant no smaller than the constant it subtracts, so that an earlier lower bound of 0 survives the
+ * loop that wraps from above.
  */
 final class ClangWrapLoops {
     private ClangWrapLoops() {}
@@ -22,8 +23,7 @@ final class ClangWrapLoops {
     static ClangGuards.Clamp of(ClangUnit unit, ClangNode block, int k, ClangGuards.Path usr) {
         ClangNode s = block.children.get(k);
         if (s.kind != CXCursor_WhileStmt || s.children.size() != 2) return null;
-        ClangNode body = soleStatement(s.children.get(1));
-        ClangNode update = body == null ? null : strip(body);
+        ClangNode update = update(s.children.get(1), usr);
         if (update == null
                 || update.kind != CXCursor_CompoundAssignOperator
                 || update.children.size() != 2
@@ -54,10 +54,32 @@ final class ClangWrapLoops {
             return c != null && c >= 0 ? new ClangGuards.Clamp(unit.text(s.children.get(0)), s.line, -1) : null;
         }
         // x >= M, x -= M: x < M after it, and x - M >= 0 where it ran, so a lower bound of 0 before it holds still
+        // or x > B, x -= S with constants B >= S > 0: x > B - S >= 0 where it ran (while (tone > 30.8) { tone -= 12;
+        // ++octave; }: session 59, an FM synthesizer's frequency table index)
+        Double step = constant(update.children.get(1));
+        if (c != null && step != null && step > 0 && c - step >= 0)
+            return new ClangGuards.Clamp(unit.text(s.children.get(0)), s.line, 1);
         String m = squash(unit.text(bare(bound)));
         if (m.isEmpty() || !m.equals(squash(unit.text(bare(update.children.get(1)))))) return null;
         ClangGuards.Path limit = ClangGuards.Path.of(bare(bound));
         if (c == null && (limit == null || ClangGuards.writes(s, limit))) return null;
         return new ClangGuards.Clamp(unit.text(s.children.get(0)), s.line, 1);
+    }
+
+    /**
+     * The one statement of the loop's body that writes {@code usr}, stripped, when it is its only write ({@code tone
+     * -= 12.0;} beside {@code ++octave;}), or null.
+     */
+    private static ClangNode update(ClangNode body, ClangGuards.Path usr) {
+        ClangNode sole = soleStatement(body);
+        if (sole != null) return strip(sole);
+        if (body.kind != CXCursor_CompoundStmt) return null;
+        ClangNode found = null;
+        for (ClangNode st : body.children) {
+            if (!ClangGuards.writes(st, usr)) continue;
+            if (found != null) return null;
+            found = st;
+        }
+        return found == null ? null : strip(found);
     }
 }
