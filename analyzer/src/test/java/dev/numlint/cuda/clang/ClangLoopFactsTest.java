@@ -135,4 +135,42 @@ class ClangLoopFactsTest {
         for (ClangUnit.Conversion c : u.conversions()) if (c.unsigned()) guarded.put(c.node().line, c.guarded());
         assertThat(guarded).containsEntry(6, true).containsEntry(11, false);
     }
+
+    /**
+     * A pointer the increment of a for header steps ({@code i++, o++}) moves the element it updates: that loop
+     * carries no sum. Pointed at the same buffer again in each iteration of a loop around it ({@code float *dp = d;},
+     * {@code dp = d;}), the sum is that outer loop's; moved to another row ({@code img + y * w}), nothing carries it.
+     */
+    @Test
+    void aPointerTheHeaderStepsMovesTheElement() throws Exception {
+        ClangUnit u = parse(
+                "mix.c",
+                """
+                void mix(float *d, const float *s, unsigned nf, unsigned ch, float *img)
+                {
+                    for (unsigned c = 0; c < ch; c++) {
+                        float *dp = d;
+                        for (unsigned i = 0; i < nf; i++, dp++) *dp += s[i * ch + c];
+                    }
+                    float *q;
+                    for (unsigned c = 0; c < ch; c++) {
+                        q = d;
+                        for (unsigned i = 0; i < nf; i++, q += 1) *q += s[i * ch + c];
+                    }
+                    for (unsigned y = 0; y < ch; y++) {
+                        float *row = img + y * nf;
+                        for (unsigned x = 0; x < nf; x++, row++) *row += s[x];
+                    }
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        ClangLoops.Carried declared = u.carriedBy(5, 0, "*dp");
+        assertThat(declared.carrying()).containsExactly(3);
+        assertThat(declared.moving()).containsExactly(5);
+        ClangLoops.Carried assigned = u.carriedBy(10, 0, "*q");
+        assertThat(assigned.carrying()).containsExactly(8);
+        assertThat(assigned.resetLine()).isZero();
+        ClangLoops.Carried rows = u.carriedBy(14, 0, "*row");
+        assertThat(rows.carrying()).isEmpty();
+    }
 }

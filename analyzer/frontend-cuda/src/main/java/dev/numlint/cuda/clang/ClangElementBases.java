@@ -397,12 +397,14 @@ final class ClangElementBases {
 
     /**
      * The pointer variable {@code b} when a statement of a loop's body steps it by elements and nothing else writes
-     * it ({@link ClangElementStrides#bodyCounters}: {@code B += 4} after {@code B[0] += ...}), else null.
+     * it ({@link ClangElementStrides#bodyCounters}: {@code B += 4} after {@code B[0] += ...}), or the increment of a
+     * for header steps it monotonically ({@code for (i = 0; i < n; i++, o++) *o += x;}: a counter of the loop,
+     * session 60, an oscillator's band-limited step table and a frame buffer's channel mix), else null.
      */
     static String steppedBase(ClangNode b, ClangElements.Context cx) {
         ClangNode x = strip(b);
         if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
             return null;
-        return cx.counters.containsKey(x.refUsr) && cx.steps.containsKey(x.refUsr) ? x.refUsr : null;
+        return cx.counters.containsKey(x.refUsr) ? x.refUsr : null;
     }
 }

@@ -390,10 +390,56 @@ final class ClangSyntax {
         List<ClangNode> loops = new java.util.ArrayList<>();
         for (ClangNode p = at.parent; p != null && p != fn.node(); p = p.parent) {
             if (!isLoop(p)) continue;
-            if (root != null && declares(p, root)) break;
+            if (root != null && declares(p, root) && !(throughPointer(lhs) && repointed(p, root))) break;
             loops.add(p);
         }
         return loops;
+    }
+
+    /**
+     * Whether {@code n}, a declaration or assignment in {@code loop}'s body of the pointer {@code usr} that an
+     * accumulator {@code *p} or {@code p[i]} is reached through (not the pointer itself), points it at the same
+     * buffer in every iteration of {@code loop}: its value is a plain reference to another pointer or array, and
+     * nothing else of the body writes the pointer but the loops inside it ({@code float *dp = d;} in the channel
+     * loop, then {@code *dp += *sp} in a loop that steps {@code dp}): the memory summed into is the same in every
+     * iteration, no fresh start (session 60, a frame buffer's channel mix-down had cited the loop that steps the
+     * pointer).
+     */
+    static boolean repoints(ClangNode n, ClangNode loop, String usr) {
+        if (loop == null || n.children.isEmpty()) return false;
+        ClangNode pointer = n.kind == CXCursor_VarDecl ? n : strip(n.children.get(0));
+        if (pointer == null || pointer.canonKind != CXType_Pointer) return false;
+        ClangNode v = bare(n.children.get(n.children.size() - 1));
+        if (v == null
+                || v.kind != CXCursor_DeclRefExpr
+                || v.refUsr == null
+                || !(v.canonKind == CXType_Pointer || ClangElements.array(v.canonKind))) return false;
+        boolean[] other = new boolean[1];
+        loop.forEach(x -> {
+            if (x == n || other[0]) return;
+            boolean write = x.kind == CXCursor_VarDecl && usr.equals(x.usr) || ClangLoops.writes(x, usr);
+            if (write && innermostLoop(x) == loop) other[0] = true;
+        });
+        return !other[0];
+    }
+
+    /** Whether {@code lhs} is reached through a pointer or array variable, not that variable itself. */
+    static boolean throughPointer(ClangNode lhs) {
+        ClangNode l = strip(lhs);
+        return l != null && l.kind != CXCursor_DeclRefExpr;
+    }
+
+    /** Whether the one declaration of {@code usr} inside {@code loop} {@link #repoints} it. */
+    private static boolean repointed(ClangNode loop, String usr) {
+        ClangNode[] decl = new ClangNode[1];
+        int[] count = new int[1];
+        loop.forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) {
+                decl[0] = x;
+                count[0]++;
+            }
+        });
+        return count[0] == 1 && innermostLoop(decl[0]) == loop && repoints(decl[0], loop, usr);
     }
 
     /** Whether a variable with the unified symbol name {@code usr} is declared inside {@code n}. */
