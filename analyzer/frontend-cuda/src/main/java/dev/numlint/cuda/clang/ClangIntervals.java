@@ -464,7 +464,9 @@ final class ClangIntervals {
     private double[] reachingDefinition(ClangNode ref, ClangUnit.Function fn, int depth) {
         if (ref.refUsr == null || depth <= 0) return null;
         String usr = ref.refUsr;
-        if (!unaliasedLocals(fn).contains(usr)) return null;
+        // float ip; modff(x, &ip);: the integral part of x
+        if (!unaliasedLocals(fn).contains(usr))
+            return ClangIntegralParts.of(unit, ref, fn, e -> eval(e, fn, depth - 1));
         for (ClangNode p = ref.parent; p != null && p != fn.node(); p = p.parent) {
             if (p.kind == CXCursor_ForStmt
                     && p.children.size() >= 4
