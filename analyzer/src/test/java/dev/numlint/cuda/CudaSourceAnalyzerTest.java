@@ -492,6 +492,39 @@ class CudaSourceAnalyzerTest {
                 .message();
     }
 
+    /**
+     * A sum declared in the body of a grid-stride loop is restarted by it: a convolution window's sum inside is one
+     * thread's serial sum, not its share of a grid-stride sum (session 60), which an accumulator declared before the
+     * grid-stride loop is.
+     */
+    @Test
+    void aSumDeclaredInAGridStrideLoopIsNoShareOfIt(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanned(
+                dir,
+                "conv.cu",
+                "__global__ void conv(const float *src, const float *mat, float *dst, unsigned w, unsigned m) {",
+                "  for (unsigned p = blockIdx.x * blockDim.x + threadIdx.x; p < w; p += gridDim.x * blockDim.x) {",
+                "    float sum = 0.f;",
+                "    for (unsigned j = 0; j < m; ++j) sum += src[p + j] * mat[j];",
+                "    dst[p] = sum;",
+                "  }",
+                "}",
+                "__global__ void share(const float *x, float *out, int n) {",
+                "  float s = 0.f;",
+                "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) s += x[i];",
+                "  out[blockIdx.x * blockDim.x + threadIdx.x] = s;",
+                "}");
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.ruleId().equals("NL004") && f.location().startLine() == 4)
+                .singleElement()
+                .satisfies(f ->
+                        assertThat(f.message()).contains("one thread's sum").doesNotContain("grid-stride"));
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.ruleId().equals("NL004") && f.location().startLine() == 10)
+                .singleElement()
+                .satisfies(f -> assertThat(f.message()).contains("grid-stride share"));
+    }
+
     /** A cast to a C99 complex type or a pointer to one ({@code (float complex*) malloc(...)}) is a cast. */
     @Test
     void castsToC99ComplexTypesAreRead(@TempDir Path dir) throws Exception {

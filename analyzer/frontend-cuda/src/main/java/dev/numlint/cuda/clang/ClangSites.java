@@ -262,6 +262,9 @@ final class ClangSites {
      */
     private boolean gridStride(ClangNode n, ClangUnit.Function fn, String acc) {
         for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) {
+            // a loop whose body declares the accumulator restarts it: the loops around it carry no sum (a
+            // convolution window's sum declared in a grid-stride loop is the window's, session 60)
+            if (acc != null && isLoop(p) && declares(p, acc)) return false;
             if (p.kind == CXCursor_ForStmt && p.children.size() >= 3) {
                 String step = unit.text(p.children.get(2));
                 if (launchSize(step)) return true;
