@@ -338,11 +338,16 @@ final class ClangElementBases {
      * holds one value through the loops, as a parameter does.
      */
     static boolean thisMember(ClangNode s, ClangElements.Context cx) {
+        return thisMemberIn(s, cx.chain.get(0));
+    }
+
+    /** {@link #thisMember} in {@code scope}: a member of the object the method runs on that nothing there changes. */
+    static boolean thisMemberIn(ClangNode s, ClangNode scope) {
         if (s == null || s.kind != CXCursor_MemberRefExpr || s.spelling == null) return false;
         ClangNode owner = s.children.isEmpty() ? null : strip(s.children.get(0));
         if (!s.children.isEmpty() && (owner == null || owner.kind != CXCursor_CXXThisExpr)) return false;
         boolean[] bad = new boolean[1];
-        cx.chain.get(0).forEach(n -> {
+        scope.forEach(n -> {
             if (bad[0]) return;
             if (n.kind == CXCursor_CallExpr && reachesThis(n)) bad[0] = true;
             boolean assign = assignment(n);

@@ -80,6 +80,8 @@ final class ClangElements {
         String stepped = ClangElementBases.steppedBase(x, cx);
         Poly row = stepped == null && !fixedBase(x, cx) ? ClangElementBases.rowStart(x, cx) : null;
         if (stepped == null && row == null && !fixedBase(x, cx)) {
+            // *outptr += x with outptr++ in the header and a wrap to the ring's start: a sum only past its end
+            if (deref != null && strided != null) ClangElementRings.ring(x, chain, strided);
             // a pointer declared in a loop's body, of no address proven apart: one address for the loops inside it
             int k = ClangElementBases.declaredIn(x, chain);
             if (k >= 0) out.addAll(moves(lhs, update, chain.subList(k + 1, chain.size()), strided));

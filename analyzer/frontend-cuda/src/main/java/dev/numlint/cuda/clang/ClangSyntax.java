@@ -410,10 +410,11 @@ final class ClangSyntax {
         ClangNode pointer = n.kind == CXCursor_VarDecl ? n : strip(n.children.get(0));
         if (pointer == null || pointer.canonKind != CXType_Pointer) return false;
         ClangNode v = bare(n.children.get(n.children.size() - 1));
-        if (v == null
-                || v.kind != CXCursor_DeclRefExpr
-                || v.refUsr == null
-                || !(v.canonKind == CXType_Pointer || ClangElements.array(v.canonKind))) return false;
+        // another pointer or array variable, or a member of the object the method runs on that the loop does not
+        // change (dptr = data_;)
+        boolean named = v != null
+                && (v.kind == CXCursor_DeclRefExpr && v.refUsr != null || ClangElementBases.thisMemberIn(v, loop));
+        if (!named || !(v.canonKind == CXType_Pointer || ClangElements.array(v.canonKind))) return false;
         boolean[] other = new boolean[1];
         loop.forEach(x -> {
             if (x == n || other[0]) return;
