@@ -18,6 +18,13 @@ import java.util.List;
  * ends it after the failure is answered: the next file gets a fresh worker.
  */
 public final class ClangWorkerMain {
+    /**
+     * The failure a worker answers when its heap is exhausted, before it ends: the scan retires it on reading this, so
+     * that the next file is not sent to a worker that is about to exit (session 60: a 28-line header that followed a
+     * unit of 2.7 MB of tables was "not analyzed by Clang: the Clang worker ended (exit code 3)").
+     */
+    static final String OUT_OF_MEMORY = "the Clang worker ran out of memory";
+
     /** The parsing thread's stack: Clang recurses per nesting level of the code it reads. */
     static final long STACK_BYTES = 64L << 20;
 
@@ -119,7 +126,7 @@ public final class ClangWorkerMain {
                 u = ClangUnit.failed(
                         r.unitFile(), "the Clang worker failed: " + e.getClass().getSimpleName());
             } catch (OutOfMemoryError e) {
-                ClangWire.writeFailed(out, "the Clang worker ran out of memory");
+                ClangWire.writeFailed(out, OUT_OF_MEMORY);
                 throw e;
             }
             ClangWire.writeUnit(out, u);

@@ -74,7 +74,8 @@ public final class ClangWorkers {
             new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean reaping;
 
-    private ClangWorkers() {}
+    /** A pool of its own (tests); the scan's is {@link #SHARED}. */
+    ClangWorkers() {}
 
     static int maxWorkers() {
         int cores = Runtime.getRuntime().availableProcessors();
@@ -260,6 +261,11 @@ public final class ClangWorkers {
         for (Worker w : old) w.close();
     }
 
+    /** How many workers wait for a file (tests). */
+    synchronized int idleCount() {
+        return idle.size();
+    }
+
     /** Ends every idle worker now (tests; a running parse keeps its worker until it ends). */
     void closeIdle() {
         List<Worker> all;
@@ -322,7 +328,8 @@ public final class ClangWorkers {
                     Path.of(System.getProperty("user.home"), ".javacpp", "cache")
                             .toString());
             List<String> a = new ArrayList<>(List.of(
-                    "-Xmx768m",
+                    // the Java heap holds the copy of a unit's cursors (-Dnumlint.clang.workerHeapMb, default 768)
+                    "-Xmx" + Math.max(16, Integer.getInteger("numlint.clang.workerHeapMb", 768)) + "m",
                     "-Xss1m",
                     "-XX:ReservedCodeCacheSize=48m",
                     "-XX:CompressedClassSpaceSize=64m",
@@ -388,7 +395,10 @@ public final class ClangWorkers {
             ScheduledFuture<?> k = p.killAfterCpu(budgetMs, ClangBudget.wallCapMs(budgetMs));
             try {
                 ClangWire.writeRequest(out, r);
-                return ClangWire.readAnswer(in, r.unitFile(), r.unitText(), r.headers());
+                ClangUnit u = ClangWire.readAnswer(in, r.unitFile(), r.unitText(), r.headers());
+                // a worker whose heap ran out answers so and ends: no further file for it
+                if (ClangWorkerMain.OUT_OF_MEMORY.equals(u.failure())) dead = true;
+                return u;
             } catch (IOException | RuntimeException e) {
                 dead = true;
                 return ClangUnit.failed(r.unitFile(), reason(budgetMs));

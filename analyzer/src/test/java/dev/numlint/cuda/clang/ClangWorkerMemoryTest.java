@@ -1,0 +1,56 @@
+package dev.numlint.cuda.clang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.BuildContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A worker whose Java heap runs out answers so for that file and ends: the next file goes to a fresh worker, not to
+ * the one that is exiting (session 60: a 28-line header scanned after a unit of 2.7 MB of tables was "not analyzed
+ * by Clang: the Clang worker ended (exit code 3)").
+ */
+class ClangWorkerMemoryTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theFileAfterAnOutOfMemoryGoesToAFreshWorker() throws Exception {
+        assertThat(Libclang.get())
+                .as("libclang loads: %s", Libclang.unavailable())
+                .isNotNull();
+        // a table inside a function is copied cursor by cursor (ClangLiterals): 200,000 literals overrun 24 MB
+        StringBuilder big = new StringBuilder("float f(int i) { static const float t[] = {");
+        for (int i = 0; i < 200_000; i++) big.append(i % 97).append(".5f, ");
+        big.append("}; return t[i]; }\n");
+        Path huge = Files.writeString(dir.resolve("huge.c"), big);
+        Path small = Files.writeString(dir.resolve("small.c"), "unsigned g(float x) { return (unsigned)x; }\n");
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        String before = System.getProperty("numlint.clang.workerHeapMb");
+        System.setProperty("numlint.clang.workerHeapMb", "24");
+        ClangWorkers workers = new ClangWorkers();
+        try {
+            ClangUnit first = workers.parse(huge, dir, dir.resolve("cache"), args(fe, huge), Files.readAllBytes(huge));
+            assertThat(first.failure()).isEqualTo(ClangWorkerMain.OUT_OF_MEMORY);
+            // retired on that answer, whether or not its process has ended yet
+            assertThat(workers.idleCount()).isZero();
+            byte[] text = Files.readAllBytes(small);
+            ClangUnit second = workers.parse(small, dir, dir.resolve("cache"), args(fe, small), text);
+            assertThat(second.failure()).isNull();
+            assertThat(new String(text, StandardCharsets.UTF_8)).contains("unsigned");
+        } finally {
+            workers.closeIdle();
+            if (before == null) System.clearProperty("numlint.clang.workerHeapMb");
+            else System.setProperty("numlint.clang.workerHeapMb", before);
+        }
+    }
+
+    private static List<String> args(ClangFrontEnd fe, Path f) {
+        return fe.arguments(f, ClangFrontEnd.Language.C, BuildContext.defaults());
+    }
+}
