@@ -69,7 +69,13 @@ class ClangLiteralsTest {
         StringBuilder named = new StringBuilder();
         StringBuilder doubles = new StringBuilder();
         StringBuilder rows = new StringBuilder();
+        StringBuilder filters = new StringBuilder();
         for (int i = 0; i < 3000; i++) {
+            filters.append("{ /* tap set */ {")
+                    .append(i)
+                    .append(", -")
+                    .append(i)
+                    .append("} },\n");
             doubles.append(-i).append(".25e-3, ");
             rows.append("{{0, ").append(i).append("}, -411.602870, {168.48, .5}},\n");
             codes.append(String.format("0x%012xUL, /* %d */%n", 0x9e3779b97f4aL * i, i));
@@ -86,6 +92,9 @@ class ClangLiteralsTest {
                 + "static const double series[] = {" + doubles + "};\n"
                 + "struct term { int m[2]; double a; double b[2]; };\n"
                 + "static const struct term terms[] = {\n" + rows + "};\n"
+                + "struct filter { short taps[2]; };\n"
+                + "struct filter_set { struct filter f[3000]; };\n"
+                + "static const struct filter_set set44 = {\n{\n" + filters + "}\n};\n"
                 + "float f(int i) { return weights[i] * (float)(codes[i] & 0xffu) + small[3] + 0.5f; }\n"
                 + "double g(int i) { static const double local[] = {" + doubles + "}; return local[i]; }\n";
         Path f = dir.resolve("t.c");
@@ -101,11 +110,19 @@ class ClangLiteralsTest {
                 if (c.kind == CXCursor_InitListExpr)
                     lists.add(top.spelling + "=" + c.children().size());
         }
-        // the 64-bit codes (48 KiB of text), the 2-D int table, a table of double literals and one of structures of
-        // numbers are data; a small table, one of float literals and one that names a macro are copied whole
+        // the 64-bit codes (48 KiB of text), the 2-D int table, a table of double literals, one of structures of
+        // numbers and a structure of integer arrays (an HRTF filter set) are data; a small table, one of float
+        // literals and one that names a macro are copied whole
         assertThat(lists)
                 .containsExactly(
-                        "codes=0", "nested=0", "small=100", "weights=3000", "named=3000", "series=0", "terms=0");
+                        "codes=0",
+                        "nested=0",
+                        "small=100",
+                        "weights=3000",
+                        "named=3000",
+                        "series=0",
+                        "terms=0",
+                        "set44=0");
         // a table inside a function is copied whole
         int[] local = {-1};
         for (ClangNode top : u.top())

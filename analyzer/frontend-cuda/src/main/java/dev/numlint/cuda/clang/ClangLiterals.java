@@ -22,8 +22,9 @@ import org.bytedeco.llvm.clang.CXType;
  *       constant of a table (nothing in it converts, rounds or accumulates), and a table of 48,000 literals cost
  *       more to copy than the rest of its translation unit to parse. A table outside functions of double literals
  *       (a number, or a structure of numbers, per element: libnova's 36,000 rows of lunar series coefficients ran
- *       the Clang worker out of memory, session 54) is not copied either: no rule reads a constant table's
- *       elements through the copy (its bounds come from libclang, {@link ClangWalker#constantTable}). A table with
+ *       the Clang worker out of memory, session 54) is not copied either, nor one outside functions of integer
+ *       literals whose element is a structure (session 60: an HRTF library's filter sets): no rule reads a constant
+ *       table's elements through the copy (its bounds come from libclang, {@link ClangWalker#constantTable}). A table with
  *       a float literal ({@code 0.1f}), any name or expression in it, or inside a function, is copied whole.
  * </ul>
  */
@@ -114,6 +115,9 @@ final class ClangLiterals {
         while (t.kind() == CXType_ConstantArray || t.kind() == CXType_IncompleteArray) {
             t = clang_getCanonicalType(clang_getArrayElementType(t));
         }
+        // outside functions, a structure of integer literals too (session 60: an HRTF library's filter sets, four
+        // 450 KB tables of structures of short arrays, ran the Clang worker out of memory)
+        if (integers && t.kind() == CXType_Record) return !inFunction(n);
         if (integers) return t.kind() >= CXType_Bool && t.kind() <= CXType_Int128;
         return t.kind() >= CXType_Bool && t.kind() <= CXType_LongDouble || t.kind() == CXType_Record;
     }
