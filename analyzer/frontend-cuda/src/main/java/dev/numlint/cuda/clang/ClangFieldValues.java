@@ -128,6 +128,10 @@ final class ClangFieldValues {
             ClangNode t = strip(e.children.get(0));
             return t != null && t.kind == CXCursor_CXXThisExpr ? receiver(path, fn, depth) : null;
         }
+        // a lane of a vector library's clamp, arithmetic or constructor (glm::clamp(c, glm::vec3(), glm::vec3(1)))
+        double[] lane =
+                ClangVectorLanes.of(e, path, x -> of(x, path, fn, depth - 1), x -> intervals.of(x, fn, depth - 1));
+        if (lane != null) return lane;
         return e.kind == CXCursor_CallExpr && !callee(e).startsWith("operator") ? returned(e, path, fn, depth) : null;
     }
 
