@@ -152,4 +152,34 @@ class BorrowedEntryTest {
                         .startsWith("1 scanned C/C++/CUDA unit")
                         .endsWith("src/unused.cpp"));
     }
+
+    /**
+     * CMake's export of a configuration that compiles .cu units and no C/C++ unit (a neural network's USE_GPU=ON):
+     * its C/C++ units are not compiled. The same database without a CMakeCache.txt beside it (recorded by hand or by
+     * a tool that may have left the host compiler out) says nothing about them.
+     */
+    @Test
+    void aCudaOnlyCMakeExportCompilesNoHostUnit(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src/cpu"));
+        Files.createDirectories(dir.resolve("src/gpu"));
+        Files.createDirectories(dir.resolve("build"));
+        Files.writeString(dir.resolve("src/cpu/layer.cpp"), "\n");
+        Files.writeString(dir.resolve("src/gpu/layer.cu"), "\n");
+        String build = dir.resolve("build").toString();
+        Files.writeString(
+                dir.resolve("build/compile_commands.json"),
+                ("[{\"directory\": \"%s\", \"file\": \"%s/src/gpu/layer.cu\", \"arguments\": [\"nvcc\", "
+                                + "\"-c\", \"%s/src/gpu/layer.cu\"]}]\n")
+                        .formatted(build, dir, dir));
+        BuildOptions p = new BuildOptions(dir.resolve("build"), null, java.util.Map.of(), null);
+        TestScanContext recorded = new TestScanContext(dir).run(new BuildFlagAnalyzer(p));
+        assertThat(recorded.buildContext(dir.resolve("src/cpu/layer.cpp")).notCompiledReason())
+                .isNull();
+        Files.writeString(dir.resolve("build/CMakeCache.txt"), "CMAKE_PROJECT_NAME:STATIC=nn\n");
+        TestScanContext exported = new TestScanContext(dir).run(new BuildFlagAnalyzer(p));
+        assertThat(exported.buildContext(dir.resolve("src/cpu/layer.cpp")).notCompiledReason())
+                .contains("CMake's export of this configuration, lists no C/C++ unit");
+        assertThat(exported.buildContext(dir.resolve("src/gpu/layer.cu")).notCompiledReason())
+                .isNull();
+    }
 }

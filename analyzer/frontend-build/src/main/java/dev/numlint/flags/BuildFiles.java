@@ -72,6 +72,7 @@ final class BuildFiles {
         dbs.add(0, chosen);
         model.dbUsed = ctx.relativize(chosen)
                 + " (found automatically: the first of ./, build/, out/, cmake-build-*/; -p DIR chooses another)";
+        model.dbFile = chosen.toAbsolutePath().normalize();
     }
 
     /**

@@ -134,6 +134,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         FindingSink sink;
         /** The compilation database the build context comes from ({@code -p} or found automatically), or null. */
         String dbUsed;
+        /** That database's file (absolute), or null. */
+        Path dbFile;
         /** The build directories whose CMakeCache.txt may configure a CMake project: -p's, the database's, build/. */
         final List<Path> buildDirs = new ArrayList<>();
         /** Why --preset / --make-target did not apply, per place tried; how many places applied them. */
@@ -203,6 +205,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 boolean under = ctx.root() != null
                         && p.startsWith(ctx.root().toAbsolutePath().normalize());
                 model.dbUsed = (under ? ctx.relativize(p) : p.toString()) + " (given with -p)";
+                model.dbFile = p;
             } else {
                 sink.notify(new Notification(
                         "-p",

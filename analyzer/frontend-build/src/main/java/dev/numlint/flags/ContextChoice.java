@@ -245,14 +245,21 @@ final class ContextChoice {
             if (isCuda(f)) cudaUnits = true;
             else hostUnits = true;
         }
+        // CMake's export lists every unit of its configuration, in any language: one with .cu units and no C/C++
+        // unit compiles no C/C++ file (session 60: a neural network's USE_GPU=ON build, whose CPU sources gave
+        // default-visible warnings); FindCUDA's export without .cu entries still says nothing about .cu files
+        boolean cmakeExport = cudaUnits && !hostUnits && cmakeExport(model.dbFile);
         for (Path file : sources) {
             if (!unit(file) || model.db.files.containsKey(file) || includedByDbUnits.contains(file)) continue;
-            if (isCuda(file) ? !cudaUnits : !hostUnits) continue;
+            if (isCuda(file) ? !cudaUnits : !hostUnits && !cmakeExport) continue;
             BuildContext c = chosen.get(file);
             if (c != null && (c.compiledVia() != null || c.notCompiledReason() != null)) continue;
             if (model.make.files.containsKey(file) || model.py.files.containsKey(file)) continue;
-            String why = "the compilation database " + printable(model.dbUsed) + " lists the "
-                    + (isCuda(file) ? ".cu" : "C/C++") + " units this configuration compiles and not this one";
+            String why = !isCuda(file) && !hostUnits
+                    ? "the compilation database " + printable(model.dbUsed) + ", CMake's export of this configuration,"
+                            + " lists no C/C++ unit: this configuration compiles none"
+                    : "the compilation database " + printable(model.dbUsed) + " lists the "
+                            + (isCuda(file) ? ".cu" : "C/C++") + " units this configuration compiles and not this one";
             if (c == null) {
                 c = BuildContext.defaults();
                 chosen.put(file, c);
@@ -271,6 +278,12 @@ final class ContextChoice {
                         + " that this configuration does not compile (the compilation database lists the others):"
                         + " analyzed, their findings are notes: " + String.join(", ", left.subList(0, shown))
                         + (left.size() > shown ? " and " + (left.size() - shown) + " more" : "")));
+    }
+
+    /** Whether the compilation database {@code db} is CMake's export: a CMakeCache.txt lies beside it. */
+    private static boolean cmakeExport(Path db) {
+        Path dir = db == null ? null : db.getParent();
+        return dir != null && Files.isRegularFile(dir.resolve("CMakeCache.txt"));
     }
 
     /**
