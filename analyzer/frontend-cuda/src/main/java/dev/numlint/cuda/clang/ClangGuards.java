@@ -222,14 +222,19 @@ final class ClangGuards {
                 ClangNode test = p.children.get(0);
                 // the branch of a disjunction (v >= MIN || v <= MAX) holds where either part does: no bound
                 boolean either = p.children.get(1) == c && disjunction(test);
-                if (!either && compares(test, usr) && !writtenBetween(p, at, usr))
+                if (!either && compares(test, usr) && !writtenBetween(p, at, usr)) {
+                    // in the branch where the test makes it negative, a conversion to unsigned always wraps
+                    if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
                     return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+                }
             }
             if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(0) != c) {
                 ClangNode test = p.children.get(0);
                 boolean either = p.children.get(1) == c && disjunction(test);
-                if (!either && compares(test, usr))
+                if (!either && compares(test, usr)) {
+                    if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
                     return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+                }
             }
             if (p.kind != CXCursor_CompoundStmt) continue;
             // a read under a label (case K: ...) is entered past the statements before it
