@@ -265,6 +265,13 @@ public final class ValueBounds {
                     Math.max(a[0], Math.min(Math.max(x[0], a[0]), b[0])), Math.min(Math.max(x[1], a[1]), b[1])
                 };
             }
+            case "modf", "modff", "modfl" -> {
+                // the fractional part, of x's sign: in (-1, 1), [0, 1) for x >= 0 (session 60, a PDF library's
+                // digits: dig = modff(v / 10.0f, &v); (char)(dig * 10.0 + 0.5))
+                if (args.size() != 2) return null;
+                double[] x = args.get(0);
+                return new double[] {x[0] >= 0 ? 0 : -1, x[1] <= 0 ? 0 : 1};
+            }
             case "fmod", "fmodf" -> {
                 if (args.size() != 2) return null;
                 double[] x = args.get(0), y = args.get(1);
