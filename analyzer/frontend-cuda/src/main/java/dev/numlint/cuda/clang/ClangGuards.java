@@ -51,7 +51,7 @@ final class ClangGuards {
      * ({@code T value} of a template whose floating instantiations made its conversion one: {@code value >= 0 ?
      * int(value + 0.5) : ...} is as limited as with {@code float value}).
      */
-    private static boolean valued(ClangNode x) {
+    static boolean valued(ClangNode x) {
         return floating(x.canonKind) || x.canon != null && x.canon.matches("(const )?type-parameter-\\d+-\\d+");
     }
 
@@ -104,8 +104,8 @@ final class ClangGuards {
         if (n.kind == CXCursor_CallExpr && clampCall(unit, n)) return callee(n) + "()";
         String helper = n.kind == CXCursor_CallExpr ? ClangClampHelpers.clampHelper(unit, n) : null;
         if (helper != null) return helper;
-        if (n.kind == CXCursor_ConditionalOperator && !n.children.isEmpty())
-            return "the test '" + unit.text(n.children.get(0)) + "' (line " + n.line + ")";
+        if (n.kind == CXCursor_ConditionalOperator)
+            return ClangConditionals.limits(unit, n, x -> limited(unit, x, guards) != null);
         if (n.kind == CXCursor_UnaryOperator
                 && n.children.size() == 1
                 && (n.spelling.equals("-") || n.spelling.equals("+"))) return limited(unit, n.children.get(0), guards);
@@ -608,7 +608,7 @@ final class ClangGuards {
     }
 
     /** Whether the test compares the variable {@code usr} ({@code <}, {@code <=}, {@code >}, {@code >=}). */
-    private static boolean compares(ClangNode test, Path usr) {
+    static boolean compares(ClangNode test, Path usr) {
         boolean[] hit = new boolean[1];
         test.forEach(x -> {
             if (hit[0] || x.kind != CXCursor_BinaryOperator || x.children.size() != 2) return;
