@@ -40,15 +40,7 @@ final class ClangClampTests {
         if (left == right || reads(left ? b : a, usr)) return 0;
         // the test as "v OP bound"
         String op = test.spelling;
-        if (!left) {
-            op = switch (op) {
-                case "<" -> ">";
-                case ">" -> "<";
-                case "<=" -> ">=";
-                case ">=" -> "<=";
-                default -> op;
-            };
-        }
+        if (!left) op = mirrored(op);
         Double bound = folded(left ? b : a);
         Double to = folded(then.children.get(1));
         // add-half truncation t and rounding r differ only where t <= 0 and r = t - 1: a test that takes in 0 (v < 1,

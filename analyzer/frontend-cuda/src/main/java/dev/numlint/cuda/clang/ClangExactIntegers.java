@@ -156,27 +156,11 @@ final class ClangExactIntegers {
         if (local(l, usr) && (k = constant(r)) != null) {
             // as written: usr op k
         } else if (local(r, usr) && (k = constant(l)) != null) {
-            op =
-                    switch (op) { // k op usr is usr op' k
-                        case "<" -> ">";
-                        case "<=" -> ">=";
-                        case ">" -> "<";
-                        case ">=" -> "<=";
-                        default -> op;
-                    };
+            op = mirrored(op); // k op usr is usr op' k
         } else {
             return;
         }
-        if (!truth) {
-            op = switch (op) {
-                case "<" -> ">=";
-                case "<=" -> ">";
-                case ">" -> "<=";
-                case ">=" -> "<";
-                case "==" -> "!=";
-                default -> "";
-            };
-        }
+        if (!truth) op = negatedComparison(op);
         switch (op) {
             case "<" -> b[1] = Math.min(b[1], Math.ceil(k) - 1);
             case "<=" -> b[1] = Math.min(b[1], Math.floor(k));

@@ -629,14 +629,7 @@ final class ClangIntervals {
         if (l != null && l.kind == CXCursor_DeclRefExpr && var.refUsr.equals(l.refUsr)) c = ClangSyntax.folded(r);
         else if (r != null && r.kind == CXCursor_DeclRefExpr && var.refUsr.equals(r.refUsr)) {
             c = ClangSyntax.folded(l);
-            op =
-                    switch (op) { // c < v is v > c
-                        case "<" -> ">";
-                        case "<=" -> ">=";
-                        case ">" -> "<";
-                        case ">=" -> "<=";
-                        default -> op;
-                    };
+            op = mirrored(op); // c < v is v > c
         } else return x;
         if (c == null || op.equals("!=")) return x;
         if (!holds) op = op.startsWith("<") ? (op.equals("<") ? ">=" : ">") : (op.equals(">") ? "<=" : "<");

@@ -27,31 +27,11 @@ final class ClangNegativeBranches {
         if (usr.key().equals(ClangGuards.Path.key(a)) && (k = constant(b)) != null) {
             // v op k
         } else if (usr.key().equals(ClangGuards.Path.key(b)) && (k = constant(a)) != null) {
-            op = flipped(op); // k op v is v flipped(op) k
+            op = mirrored(op); // k op v is v mirrored(op) k
         } else {
             return false;
         }
-        if (!holds) op = negated(op);
+        if (!holds) op = negatedComparison(op);
         return op.equals("<") && k <= 0 || op.equals("<=") && k < 0;
-    }
-
-    private static String flipped(String op) {
-        return switch (op) {
-            case "<" -> ">";
-            case "<=" -> ">=";
-            case ">" -> "<";
-            case ">=" -> "<=";
-            default -> op;
-        };
-    }
-
-    private static String negated(String op) {
-        return switch (op) {
-            case "<" -> ">=";
-            case "<=" -> ">";
-            case ">" -> "<=";
-            case ">=" -> "<";
-            default -> "";
-        };
     }
 }

@@ -296,6 +296,30 @@ final class ClangSyntax {
         };
     }
 
+    /** The comparison {@code k op v} written as {@code v op' k}: {@code <} is {@code >}, {@code <=} is {@code >=}. */
+    static String mirrored(String op) {
+        return switch (op) {
+            case "<" -> ">";
+            case "<=" -> ">=";
+            case ">" -> "<";
+            case ">=" -> "<=";
+            default -> op;
+        };
+    }
+
+    /** The comparison that holds where {@code op} does not ({@code <} and {@code >=}, {@code ==} and {@code !=}), else "". */
+    static String negatedComparison(String op) {
+        return switch (op) {
+            case "<" -> ">=";
+            case "<=" -> ">";
+            case ">" -> "<=";
+            case ">=" -> "<";
+            case "==" -> "!=";
+            case "!=" -> "==";
+            default -> "";
+        };
+    }
+
     static boolean isComparison(String op) {
         return op.equals("<") || op.equals("<=") || op.equals("!=") || op.equals(">") || op.equals(">=");
     }

@@ -330,15 +330,7 @@ final class ClangThreadElements {
         ClangNode c = strip(t);
         if (c == null || c.kind != CXCursor_BinaryOperator || c.children.size() != 2) return;
         String op = c.spelling;
-        if (negated) {
-            op = switch (op) {
-                case "<" -> ">=";
-                case "<=" -> ">";
-                case ">" -> "<=";
-                case ">=" -> "<";
-                default -> null;
-            };
-        }
+        if (negated) op = negatedComparison(op);
         if (op == null || !List.of("<", "<=", ">", ">=").contains(op)) return;
         Poly a = poly(unit, fn, c.children.get(0), 0);
         Poly b = a == null ? null : poly(unit, fn, c.children.get(1), 0);
