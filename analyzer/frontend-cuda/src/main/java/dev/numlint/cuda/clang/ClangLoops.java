@@ -609,8 +609,10 @@ final class ClangLoops {
 
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
     private boolean resets(ClangNode n, String root, String target) {
+        // a pointer pointed at the same buffer again restarts nothing summed through it (*dp += x)
+        boolean throughPointer = !target.matches("[A-Za-z_]\\w*");
         if (n.kind == CXCursor_VarDecl)
-            return root.equals(n.usr) && !(!target.matches("[A-Za-z_]\\w*") && repoints(n, innermostLoop(n), root));
+            return root.equals(n.usr) && !(throughPointer && repoints(n, innermostLoop(n), root));
         // a C++ object assigned whole (u = make_float2(0, 0)) is a call of its class's operator=: left, '=', right
         boolean assignment = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=") && n.children.size() == 2;
         boolean objectAssignment = n.kind == CXCursor_CallExpr
@@ -622,7 +624,7 @@ final class ClangLoops {
             if (!root.equals(rootUsr(l))) return false;
             // the whole variable, or the same element
             if (!lt.equals(target) && strip(l).kind != CXCursor_DeclRefExpr) return false;
-            if (!target.matches("[A-Za-z_]\\w*") && repoints(n, innermostLoop(n), root)) return false;
+            if (throughPointer && repoints(n, innermostLoop(n), root)) return false;
             boolean[] reads = new boolean[1];
             n.children.get(n.children.size() - 1).forEach(x -> {
                 if (root.equals(x.refUsr)) reads[0] = true;

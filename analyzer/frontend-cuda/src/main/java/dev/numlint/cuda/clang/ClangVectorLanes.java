@@ -3,6 +3,7 @@ package dev.numlint.cuda.clang;
 import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
+import dev.numlint.knowledge.ValueBounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -50,7 +51,7 @@ final class ClangVectorLanes {
         String name = e.spelling;
         if (name.matches("operator[-+*/]") && e.children.size() == 3) {
             double[] a = value(e.children.get(0), vector, scalar), b = value(e.children.get(2), vector, scalar);
-            return a == null || b == null ? null : combine(name.charAt(name.length() - 1), a, b);
+            return a == null || b == null ? null : ValueBounds.arith(name.charAt(name.length() - 1), a, b, false);
         }
         if (name.equals("clamp")) {
             List<ClangNode> args = arguments(e);
@@ -91,30 +92,5 @@ final class ClangVectorLanes {
     private static double[] value(
             ClangNode x, Function<ClangNode, double[]> vector, Function<ClangNode, double[]> scalar) {
         return isScalar(x) ? scalar.apply(x) : vector.apply(x);
-    }
-
-    /** Interval arithmetic of one operator; null for a quotient whose divisor may be 0. */
-    private static double[] combine(char op, double[] a, double[] b) {
-        switch (op) {
-            case '+':
-                return new double[] {a[0] + b[0], a[1] + b[1]};
-            case '-':
-                return new double[] {a[0] - b[1], a[1] - b[0]};
-            case '*':
-                return hull(a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1]);
-            default:
-                if (b[0] <= 0 && b[1] >= 0) return null;
-                return hull(a[0] / b[0], a[0] / b[1], a[1] / b[0], a[1] / b[1]);
-        }
-    }
-
-    private static double[] hull(double... v) {
-        double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
-        for (double x : v) {
-            if (Double.isNaN(x)) return null;
-            lo = Math.min(lo, x);
-            hi = Math.max(hi, x);
-        }
-        return new double[] {lo, hi};
     }
 }
