@@ -21,10 +21,32 @@ final class ClangFractions {
 
     /** The guard the difference {@code d} = {@code a - b} is as a fractional part, or null. */
     static String of(ClangUnit unit, ClangNode d, ClangNode a, ClangNode b) {
+        Boolean floor = part(d, a, b);
+        if (floor == null) return null;
+        if (!floor) {
+            ClangUnit.Function fn = unit.functionOf(d);
+            if (fn == null || unit.interval(strip(a), fn)[0] < 0) return null;
+        }
+        return "the fractional part '" + unit.text(d) + "' (line " + d.line + ")";
+    }
+
+    /**
+     * Whether the difference {@code d} = {@code a - b} is {@code a} less its floor or its truncation, of either sign:
+     * a value in (-1, 1) (the remainder {@code rem = v - (float)(uint32_t)v} a sample counter carries to the next
+     * step), as small as a constant term of a sum ({@link ClangGuards}).
+     */
+    static boolean small(ClangNode d, ClangNode a, ClangNode b) {
+        return part(d, a, b) != null;
+    }
+
+    /** True when {@code a - b} is a floor's fractional part, false when a truncation's, null when neither. */
+    private static Boolean part(ClangNode d, ClangNode a, ClangNode b) {
         ClangNode x = strip(a);
         if (x == null || !floating(x.canonKind)) return null;
         String key = ClangGuards.Path.key(x);
         ClangNode whole = strip(b);
+        // (float)(uint32_t)v, (float)c: the whole part converted back explicitly
+        while (whole != null && isExplicitCast(whole) && floating(whole.canonKind)) whole = strip(operandOf(whole));
         if (key == null || whole == null) return null;
         Boolean floor = integerPart(whole, key);
         if (floor == null) {
@@ -32,12 +54,7 @@ final class ClangFractions {
             ClangNode value = kept == null ? null : definition(d, kept, ClangGuards.Path.of(x));
             floor = value == null ? null : integerPart(strip(value), key);
         }
-        if (floor == null) return null;
-        if (!floor) {
-            ClangUnit.Function fn = unit.functionOf(d);
-            if (fn == null || unit.interval(x, fn)[0] < 0) return null;
-        }
-        return "the fractional part '" + unit.text(d) + "' (line " + d.line + ")";
+        return floor;
     }
 
     /**

@@ -28,8 +28,16 @@ final class ClangGuards {
 
     /** What limits {@code op}, the operand of the conversion {@code conv} in {@code fn}, or null. */
     static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn) {
-        return of(unit, conv, op, fn, DEFINITIONS);
+        String g = of(unit, conv, op, fn, DEFINITIONS);
+        return CONSTANT.equals(g) ? null : g; // a constant value: its own interval decides, no guard does
     }
+
+    /**
+     * The guard of a small term: a variable whose definition is a constant ({@code float rem = 0;}), a fractional part
+     * of either sign ({@code rem = v - (float)(uint32_t)v}: in (-1, 1)), an expression of such terms. A term of a sum
+     * as a literal is ({@code (uint32_t)(d * s + rem)} is as limited as {@code d * s}); never a guard by itself.
+     */
+    private static final String CONSTANT = "\0a constant";
 
     /**
      * Whether a test that dominates {@code op} proves one of its floating variables, members or elements not negative
@@ -123,15 +131,15 @@ final class ClangGuards {
             String ga = limited(unit, a, guards);
             String gb = limited(unit, b, guards);
             if (n.spelling.equals("-")) {
-                String ordered = orderedBy(unit, n, a, b);
+                String ordered = ClangOrderedDifferences.orderedBy(unit, n, a, b);
                 if (ordered != null) return ordered;
                 String fraction = ClangFractions.of(unit, n, a, b);
                 if (fraction != null) return fraction;
+                if (ClangFractions.small(n, a, b)) return CONSTANT;
             }
             if (n.spelling.equals("+") || n.spelling.equals("-")) {
-                boolean ca = constant(a) != null || strip(a) != null && strip(a).value != null;
-                boolean cb = constant(b) != null || strip(b) != null && strip(b).value != null;
-                if ((ga != null || ca) && (gb != null || cb)) return ga != null ? ga : gb;
+                boolean ca = constantTerm(a), cb = constantTerm(b);
+                if ((ga != null || ca) && (gb != null || cb)) return ga != null && !CONSTANT.equals(ga) ? ga : gb;
                 return null;
             }
             if (n.spelling.equals("/")) {
@@ -141,74 +149,20 @@ final class ClangGuards {
             // a divisor's guard (m = max(r, g, b); if (m < 1) m = 1; r / m) bounds the divisor, not a side of the
             // quotient: it is named as the divisor's (session 57: "a lower bound only: large values" misled)
             if (n.spelling.equals("/") && ga == null && gb != null) return unsided(gb) + " on the divisor";
-            if (n.spelling.equals("*") || n.spelling.equals("/")) return ga != null ? ga : gb;
+            if (n.spelling.equals("*") || n.spelling.equals("/")) return ga != null && !CONSTANT.equals(ga) ? ga : gb;
             return null;
         }
         if (n.kind == CXCursor_CallExpr) {
             for (ClangNode a : arguments(n)) {
                 String g = limited(unit, a, guards);
-                if (g != null) return g;
+                if (g != null && !CONSTANT.equals(g)) return g;
             }
         }
         return null;
     }
 
-    /**
-     * The test that orders the operands of the difference {@code d} = {@code a - b}: an enclosing {@code if (a > b)}
-     * or {@code if (a >= b)} ({@code b < a}, {@code b <= a}; a conjunct of the test) whose branch holds {@code d}, or
-     * the condition of a conditional that selects it; the difference is then positive (not negative), an integer
-     * operand included ({@code if (total > elapsed) n = (total - elapsed) * speed;}). Null when no such test holds
-     * or a variable of either operand is written between the test and the difference.
-     */
-    private static String orderedBy(ClangUnit unit, ClangNode d, ClangNode a, ClangNode b) {
-        String left = operandKey(a);
-        String right = operandKey(b);
-        if (left == null || right == null) return null;
-        ClangNode c = d;
-        for (ClangNode p = d.parent; p != null; c = p, p = p.parent) {
-            ClangNode test = null;
-            if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(1) == c) test = p.children.get(0);
-            if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(1) == c)
-                test = p.children.get(0);
-            if (test == null || !orders(test, left, right)) continue;
-            if (p.kind == CXCursor_IfStmt) {
-                ClangNode ifStmt = p;
-                for (ClangNode o : java.util.List.of(a, b)) {
-                    boolean[] written = new boolean[1];
-                    o.forEach(x -> {
-                        Path v = Path.of(x);
-                        if (v != null && writtenBetween(ifStmt, d, v)) written[0] = true;
-                    });
-                    if (written[0]) return null;
-                }
-            }
-            return "the test '" + unit.text(test) + "' (line " + test.line + ")";
-        }
-        return null;
-    }
-
-    /** The key of a difference's operand: a variable, member or element ({@link Path#key}), else null. */
-    private static String operandKey(ClangNode e) {
-        ClangNode n = strip(e);
-        while (n != null && isExplicitCast(n)) n = strip(operandOf(n));
-        return n == null ? null : Path.key(n);
-    }
-
-    /** Whether {@code test}, or a conjunct of it, states {@code left > right} or {@code left >= right}. */
-    private static boolean orders(ClangNode test, String left, String right) {
-        ClangNode t = strip(test);
-        while (t != null && t.kind == CXCursor_ParenExpr && t.children.size() == 1) t = strip(t.children.get(0));
-        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return false;
-        if (t.spelling.equals("&&"))
-            return orders(t.children.get(0), left, right) || orders(t.children.get(1), left, right);
-        String x = operandKey(t.children.get(0));
-        String y = operandKey(t.children.get(1));
-        if (x == null || y == null) return false;
-        return switch (t.spelling) {
-            case ">", ">=" -> x.equals(left) && y.equals(right);
-            case "<", "<=" -> x.equals(right) && y.equals(left);
-            default -> false;
-        };
+    private static boolean constantTerm(ClangNode e) {
+        return constant(e) != null || strip(e) != null && strip(e).value != null;
     }
 
     /** What limits the variable, member or element {@code usr} where {@code at} reads it, or null. */
@@ -452,12 +406,12 @@ final class ClangGuards {
         int side = 0;
         boolean bound = false;
         if (t != null && t.kind == CXCursor_BinaryOperator && t.children.size() == 2) {
-            String x = operandKey(t.children.get(0));
-            String y = operandKey(t.children.get(1));
+            String x = ClangOrderedDifferences.operandKey(t.children.get(0));
+            String y = ClangOrderedDifferences.operandKey(t.children.get(1));
             boolean left = usr.key.equals(x);
             boolean right = usr.key.equals(y);
             String other = left ? y : right ? x : null;
-            String value = operandKey(rhs);
+            String value = ClangOrderedDifferences.operandKey(rhs);
             Path limit = Path.of(strip(rhs));
             boolean upper = t.spelling.equals(">") || t.spelling.equals(">=");
             boolean lower = t.spelling.equals("<") || t.spelling.equals("<=");
@@ -467,7 +421,10 @@ final class ClangGuards {
             if (other != null && r != null && r.kind == CXCursor_BinaryOperator && r.children.size() == 2) {
                 Double k = folded(r.children.get(1));
                 boolean within = r.spelling.equals("-") && upper == left || r.spelling.equals("+") && lower == left;
-                if (k != null && k >= 0 && within && other.equals(operandKey(r.children.get(0)))) {
+                if (k != null
+                        && k >= 0
+                        && within
+                        && other.equals(ClangOrderedDifferences.operandKey(r.children.get(0)))) {
                     value = other;
                     limit = Path.of(strip(r.children.get(0)));
                 }
@@ -543,6 +500,7 @@ final class ClangGuards {
             }
         }
         if (rhs == null) return null;
+        if (constantTerm(rhs)) return CONSTANT;
         ClangNode r = strip(rhs);
         if (r != null && r.kind == CXCursor_CallExpr && clampCall(unit, r))
             return "'" + unit.text(s) + "' (line " + s.line + ")";
@@ -673,7 +631,7 @@ final class ClangGuards {
     }
 
     /** Whether the branch of {@code ifStmt} leading to {@code at} writes {@code usr} before reaching it. */
-    private static boolean writtenBetween(ClangNode ifStmt, ClangNode at, Path usr) {
+    static boolean writtenBetween(ClangNode ifStmt, ClangNode at, Path usr) {
         ClangNode c = at;
         for (ClangNode p = at.parent; p != null && p != ifStmt; c = p, p = p.parent) {
             if (p.kind != CXCursor_CompoundStmt) continue;
