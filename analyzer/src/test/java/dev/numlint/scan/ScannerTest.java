@@ -217,6 +217,26 @@ class ScannerTest {
     }
 
     @Test
+    void appleDoubleCompanionsAreCountedInOneNoteNotAnalyzedAsBinaries() throws IOException {
+        write("k.cu", "HAZARD(NL003)");
+        Files.createDirectories(dir.resolve("sub"));
+        Files.write(dir.resolve("._k.cu"), new byte[] {0x00, 0x05, 0x16, 0x07, 0, 2, 0, 0, 'M', 'a', 'c'});
+        Files.write(dir.resolve("sub/._k.cu"), new byte[] {0x00, 0x05, 0x16, 0x07, 0, 2});
+        Files.write(dir.resolve("._blob.cu"), new byte[] {'a', 0, 'b'}); // no AppleDouble header: a binary
+        ScanResult r = scan(new MarkerAnalyzer());
+        assertThat(hits(r)).containsExactly("k.cu:1 NL003");
+        assertThat(r.notifications())
+                .extracting(n -> n.file() + " " + n.id() + " " + n.level())
+                .containsExactlyInAnyOrder("null apple-double NOTE", "._blob.cu binary-file ERROR");
+        assertThat(r.notifications())
+                .filteredOn(n -> n.id().equals("apple-double"))
+                .extracting(Notification::message)
+                .singleElement()
+                .asString()
+                .contains("2 macOS AppleDouble files", "'._k.cu'");
+    }
+
+    @Test
     void badFilesAreNotificationsAndTheScanGoesOn() throws IOException {
         write("ok.cu", "HAZARD(NL003)");
         Path bin = dir.resolve("blob.cu");

@@ -68,6 +68,7 @@ public final class FileDiscovery {
     public Result discover(List<Path> paths) {
         List<Path> found = new ArrayList<>();
         List<Notification> notes = new ArrayList<>();
+        List<String> metadata = new ArrayList<>();
         // the scanned trees as real paths: a symbolic link leading out of them is not followed, so nothing outside
         // the trees is read (a link from one scanned PATH into another is fine)
         List<Path> trees = new ArrayList<>();
@@ -137,7 +138,8 @@ public final class FileDiscovery {
                                                 "not-a-source",
                                                 "not analyzed: " + never));
                                     } else if (insideTrees(file, trees)) {
-                                        found.add(file);
+                                        if (appleDouble(file)) metadata.add(relativize(file));
+                                        else found.add(file);
                                     } else {
                                         notes.add(new Notification(
                                                 relativize(file),
@@ -226,7 +228,34 @@ public final class FileDiscovery {
                                     + "' matched no file or directory: patterns are matched against paths relative to the"
                                     + " scan root or to the scanned path; one that starts with '/' is read from the scan root"));
         }
+        if (!metadata.isEmpty()) {
+            metadata.sort(null);
+            notes.add(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "apple-double",
+                    "not read: " + metadata.size() + " macOS AppleDouble file" + (metadata.size() == 1 ? "" : "s")
+                            + " (the '._NAME' resource forks an archive made on a Mac carries, no source), such as '"
+                            + metadata.get(0) + "'"));
+        }
         return new Result(List.copyOf(unique), notes);
+    }
+
+    /** The four bytes an AppleDouble header starts with (RFC 1740). */
+    private static final byte[] APPLE_DOUBLE = {0x00, 0x05, 0x16, 0x07};
+
+    /**
+     * Whether {@code file} is a Mac's AppleDouble companion of another file: named {@code ._NAME} and starting with
+     * the AppleDouble magic number (session 61: 18 of a course repository's '._*.cu' were "binary file" errors).
+     */
+    static boolean appleDouble(Path file) {
+        if (!file.getFileName().toString().startsWith("._")) return false;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            return java.util.Arrays.equals(in.readNBytes(4), APPLE_DOUBLE);
+        } catch (IOException e) {
+            return false; // read again by the scan, which says why it cannot
+        }
     }
 
     /**
