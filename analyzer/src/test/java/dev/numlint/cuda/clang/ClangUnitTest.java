@@ -495,6 +495,31 @@ class ClangUnitTest {
                 .containsEntry(20, "the test 'm < 1.0f' (line 19) on the divisor");
     }
 
+    /** A min or max call bounds one side unless an argument is bounded too (session 61: "limited by min()"). */
+    @Test
+    void minAndMaxCallsNameTheSideTheyLeaveOpen() throws Exception {
+        ClangUnit u = parse(
+                "m.c",
+                """
+                #include <math.h>
+                unsigned char upper(float x) { return (unsigned char)(fminf(1.0f, x) * 255.0f); }
+                unsigned char lower(float x) { return (unsigned char)(fmaxf(x, 0.0f) * 255.0f); }
+                unsigned char both(float x, float m) { return (unsigned char)(fminf(m, fmaxf(x, 0.0f))); }
+                unsigned char tested(float x, float m) {
+                    if (x < 0.0f) return 0;
+                    return (unsigned char)(fminf(m, x));
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        java.util.Map<Integer, String> guards = new java.util.TreeMap<>();
+        for (ClangUnit.Conversion c : u.conversions()) guards.put(c.node().line, c.guarded() ? c.guard() : "none");
+        assertThat(guards)
+                .containsEntry(2, "fminf(), an upper bound only: the negative side is unguarded")
+                .containsEntry(3, "fmaxf(), a lower bound only: large values are unguarded")
+                .containsEntry(4, "fminf()")
+                .containsEntry(7, "fminf()");
+    }
+
     /** NL014 on the Clang path: a local initialised with a round literal and used only as a floor is a tolerance. */
     @Test
     void aLocalUsedOnlyAsAFloorIsATolerance() throws Exception {

@@ -6,6 +6,7 @@ import static org.bytedeco.llvm.global.clang.*;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What limits the range of a converted operand in Clang's reading ({@link ClangUnit.Conversion#guard}): a clamp or a
@@ -109,7 +110,7 @@ final class ClangGuards {
         ClangNode n = strip(e);
         if (n == null) return null;
         if (isExplicitCast(n)) return limited(unit, operandOf(n), guards);
-        if (n.kind == CXCursor_CallExpr && clampCall(unit, n)) return callee(n) + "()";
+        if (n.kind == CXCursor_CallExpr && clampCall(unit, n)) return callee(n) + "()" + sides(unit, n, guards);
         String helper = n.kind == CXCursor_CallExpr ? ClangClampHelpers.clampHelper(unit, n) : null;
         if (helper != null) return helper;
         if (n.kind == CXCursor_ConditionalOperator)
@@ -159,6 +160,26 @@ final class ClangGuards {
             }
         }
         return null;
+    }
+
+    /**
+     * What a min or max call leaves open, as {@link Clamp#describe} says it: {@code std::min(1.f, x)} bounds from
+     * above only, unless an argument is itself limited ({@code min(1.f, max(0.f, x))}); "" for a clamp of both sides
+     * (session 61 round A: "limited by min()" hid the open negative side).
+     */
+    private static String sides(ClangUnit unit, ClangNode call, Map<String, String> guards) {
+        String name = callee(call).replace("std::", "");
+        String helper = ClangUnit.CLAMPS.contains(name) ? null : ClangTemplates.minMaxHelper(unit, name);
+        boolean min = Set.of("fminf", "fmin", "min", "umin").contains(name) || "min".equals(helper);
+        boolean max = Set.of("fmaxf", "fmax", "max", "umax").contains(name) || "max".equals(helper);
+        if (!min && !max) return "";
+        for (ClangNode a : arguments(call)) {
+            ClangNode x = strip(a);
+            if (x != null && x.kind == CXCursor_CallExpr && clampCall(unit, x)) return "";
+            String g = x == null || constantTerm(x) ? null : limited(unit, x, guards);
+            if (g != null && !CONSTANT.equals(g)) return "";
+        }
+        return min ? UPPER_ONLY : LOWER_ONLY;
     }
 
     private static boolean constantTerm(ClangNode e) {
