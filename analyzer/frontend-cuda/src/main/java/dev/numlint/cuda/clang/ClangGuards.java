@@ -134,6 +134,8 @@ final class ClangGuards {
             if (n.spelling.equals("-")) {
                 String ordered = ClangOrderedDifferences.orderedBy(unit, n, a, b);
                 if (ordered != null) return ordered;
+                String extreme = ClangOrderedDifferences.extreme(unit, n, a, b);
+                if (extreme != null) return extreme;
                 String fraction = ClangFractions.of(unit, n, a, b);
                 if (fraction != null) return fraction;
                 if (ClangFractions.small(n, a, b)) return CONSTANT;

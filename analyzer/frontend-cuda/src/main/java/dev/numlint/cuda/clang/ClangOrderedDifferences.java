@@ -67,4 +67,87 @@ final class ClangOrderedDifferences {
             default -> false;
         };
     }
+
+    /**
+     * The extreme that orders the difference {@code d} = {@code a - b}: {@code b} the least element of a range ({@code
+     * const double mn = *std::min_element(first, last);}) and {@code a} an element read from that range ({@code
+     * first[x]}, {@code *first++}), or {@code a} the greatest ({@code std::max_element}) and {@code b} such an element:
+     * the difference is not negative (session 61 round B: a text plotter's {@code (*begin++ - min) / range}). The
+     * extreme is a local never written again; the range's first iterator is only moved forward ({@code ++}, {@code
+     * +=}) in the function. Null otherwise.
+     */
+    static String extreme(ClangUnit unit, ClangNode d, ClangNode a, ClangNode b) {
+        ClangUnit.Function fn = unit.functionOf(d);
+        if (fn == null) return null;
+        for (int k = 0; k < 2; k++) {
+            ClangNode m = withoutCasts(k == 0 ? b : a), x = k == 0 ? a : b;
+            if (m == null || m.kind != CXCursor_DeclRefExpr) continue;
+            ClangNode value = ClangAllDefinitions.onlyValue(unit, fn, m);
+            ClangNode call = value == m ? null : withoutCasts(dereferenced(value));
+            if (call == null || call.kind != CXCursor_CallExpr) continue;
+            String name = callee(call).replace("std::", "");
+            if (!name.equals(k == 0 ? "min_element" : "max_element")
+                    || arguments(call).isEmpty()) continue;
+            ClangNode first = withoutCasts(arguments(call).get(0));
+            String base = first != null && first.kind == CXCursor_DeclRefExpr ? first.refUsr : null;
+            if (base == null || !base.equals(elementBase(x)) || !onlyForward(fn.node(), base)) continue;
+            return "'" + unit.text(d) + "' (line " + d.line + "), not negative: '" + unit.text(m) + "' is the "
+                    + (k == 0 ? "least" : "greatest") + " element of the range (line " + value.line + ")";
+        }
+        return null;
+    }
+
+    /** The operand {@code e} dereferences ({@code *p}, an iterator's {@code operator*}), or null. */
+    private static ClangNode dereferenced(ClangNode e) {
+        ClangNode s = withoutCasts(e);
+        if (s == null) return null;
+        if (s.kind == CXCursor_UnaryOperator && s.spelling.equals("*") && s.children.size() == 1)
+            return s.children.get(0);
+        if (s.kind == CXCursor_CallExpr && s.spelling.equals("operator*") && s.children.size() == 2)
+            return s.children.get(1);
+        return null;
+    }
+
+    /** The variable an element read {@code e} reads through: {@code p} of {@code p[i]}, {@code *p}, {@code *p++}. */
+    private static String elementBase(ClangNode e) {
+        ClangNode s = withoutCasts(e);
+        if (s == null) return null;
+        ClangNode p = s.kind == CXCursor_ArraySubscriptExpr && s.children.size() == 2 ? s.children.get(0) : null;
+        if (p == null) p = dereferenced(s);
+        p = withoutCasts(p);
+        // *p++: the increment's operand (a pointer's ++, or an iterator's operator++)
+        if (p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("++") && p.children.size() == 1)
+            p = withoutCasts(p.children.get(0));
+        else if (p != null && p.kind == CXCursor_CallExpr && p.spelling.equals("operator++") && p.children.size() >= 2)
+            p = withoutCasts(p.children.get(1));
+        return p != null && p.kind == CXCursor_DeclRefExpr ? p.refUsr : null;
+    }
+
+    /**
+     * Whether the function only moves {@code usr} forward: no assignment, decrement, other compound assignment or
+     * address taken; {@code ++} and {@code +=} of a non-negative constant are allowed.
+     */
+    private static boolean onlyForward(ClangNode body, String usr) {
+        boolean[] ok = {true};
+        body.forEach(x -> {
+            if (!ok[0] || x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr)) return;
+            ClangNode c = outermost(x), p = c.parent;
+            if (p == null) return;
+            String op = p.kind == CXCursor_CallExpr && p.spelling.startsWith("operator") && p.children.indexOf(c) == 1
+                    ? p.spelling.substring("operator".length())
+                    : p.kind == CXCursor_UnaryOperator
+                                    || (p.kind == CXCursor_BinaryOperator || p.kind == CXCursor_CompoundAssignOperator)
+                                            && p.children.indexOf(c) == 0
+                            ? p.spelling
+                            : null;
+            if (op == null || op.equals("++")) return;
+            if (op.equals("+=") && p.children.size() == 2) {
+                Double step = constant(p.children.get(1));
+                if (step != null && step >= 0) return;
+            }
+            if (op.equals("=") || op.equals("--") || op.equals("&") || op.endsWith("=") && !isComparison(op))
+                ok[0] = false;
+        });
+        return ok[0];
+    }
 }
