@@ -520,6 +520,40 @@ class ClangUnitTest {
                 .containsEntry(7, "fminf()");
     }
 
+    /**
+     * A test's guard says which side it leaves open where it came out as it did: the branch where {@code t >= 60.}
+     * held bounds from below, the other from above; an early exit past {@code t < 0} from below; both sides, none
+     * (session 61 round D: an else branch's notes named the test as if it bounded both sides).
+     */
+    @Test
+    void testsNameTheSideTheyLeaveOpen() throws Exception {
+        ClangUnit u = parse(
+                "t.c",
+                """
+                unsigned f(double t) {
+                    if (t >= 60.) return (unsigned) t;
+                    else return (unsigned) (t * 2);
+                }
+                unsigned g(double t) {
+                    if (t < 0) return 0;
+                    return (unsigned) t;
+                }
+                unsigned h(double t) {
+                    if (t >= 0 && t < 60) return (unsigned) t;
+                    return 0;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        java.util.Map<Integer, String> guards = new java.util.TreeMap<>();
+        for (ClangUnit.Conversion c : u.conversions()) guards.put(c.node().line, c.guarded() ? c.guard() : "none");
+        assertThat(guards)
+                .containsEntry(2, "the test 't >= 60.' (line 2), a lower bound only: large values are unguarded")
+                .containsEntry(3, "the test 't >= 60.' (line 2), an upper bound only: the negative side is unguarded")
+                .containsEntry(
+                        7, "the early 'return' under 't < 0' (line 6), a lower bound only: large values are unguarded")
+                .containsEntry(10, "the test 't >= 0 && t < 60' (line 10)");
+    }
+
     /** NL014 on the Clang path: a local initialised with a round literal and used only as a floor is a tolerance. */
     @Test
     void aLocalUsedOnlyAsAFloorIsATolerance() throws Exception {

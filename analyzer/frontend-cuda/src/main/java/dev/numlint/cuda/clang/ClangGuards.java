@@ -202,7 +202,8 @@ final class ClangGuards {
                 if (!either && compares(test, usr) && !writtenBetween(p, at, usr)) {
                     // in the branch where the test makes it negative, a conversion to unsigned always wraps
                     if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
-                    return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+                    return "the test '" + unit.text(test) + "' (line " + test.line + ")"
+                            + ClangTestSides.sided(test, usr, p.children.get(1) == c);
                 }
             }
             if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(0) != c) {
@@ -210,7 +211,8 @@ final class ClangGuards {
                 boolean either = p.children.get(1) == c && disjunction(test);
                 if (!either && compares(test, usr)) {
                     if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
-                    return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+                    return "the test '" + unit.text(test) + "' (line " + test.line + ")"
+                            + ClangTestSides.sided(test, usr, p.children.get(1) == c);
                 }
             }
             if (p.kind != CXCursor_CompoundStmt) continue;
@@ -261,6 +263,8 @@ final class ClangGuards {
                 }
                 String byReference = ClangReferenceClamps.of(unit, s, usr);
                 if (byReference != null) return byReference;
+                String remainder = ClangRemainderSteps.of(unit, p, k, usr);
+                if (remainder != null) return remainder;
                 if (writes(s, usr) || label) return null;
             }
         }
@@ -324,9 +328,9 @@ final class ClangGuards {
         }
     }
 
-    private static final String UPPER_ONLY = ", an upper bound only: the negative side is unguarded";
+    static final String UPPER_ONLY = ", an upper bound only: the negative side is unguarded";
 
-    private static final String LOWER_ONLY = ", a lower bound only: large values are unguarded";
+    static final String LOWER_ONLY = ", a lower bound only: large values are unguarded";
 
     private static final String BOTH = "the clamps '";
 
@@ -482,7 +486,8 @@ final class ClangGuards {
             if (!out && writes(then, usr)) return null;
             allLeave &= out;
             if (found == null && allLeave && compares(test, usr))
-                found = "the early " + exit(then) + " under '" + unit.text(test) + "' (line " + test.line + ")";
+                found = "the early " + exit(then) + " under '" + unit.text(test) + "' (line " + test.line + ")"
+                        + ClangTestSides.sided(test, usr, false);
             if (st.children.size() < 3) break;
             st = st.children.get(2);
         }
