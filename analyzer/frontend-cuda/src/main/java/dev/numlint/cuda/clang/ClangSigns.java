@@ -163,6 +163,33 @@ final class ClangSigns {
         return signed(e, s, depth, false);
     }
 
+    /**
+     * Whether the branch of a conditional whose test came out {@code holds} has the sign: its own, or the one the
+     * test proves for it or for a factor of it whose other factor has that sign ({@code p > 0 ? p * 2.0f : 0}, a
+     * drum detector's velocity terms; session 61 round F).
+     */
+    private boolean branch(ClangNode test, ClangNode branch, boolean holds, Signs s, int d, boolean positive) {
+        if (signed(branch, s, d, positive)) return true;
+        ClangNode b = strip(branch);
+        if (b == null) return false;
+        if (proven(test, b, holds) == (positive ? 1 : -1)) return true;
+        if (b.kind != CXCursor_BinaryOperator || b.children.size() != 2) return false;
+        if (!b.spelling.equals("*") && !b.spelling.equals("/")) return false;
+        for (int k = 0; k < 2; k++) {
+            int sign = proven(test, strip(b.children.get(k)), holds);
+            ClangNode other = b.children.get(1 - k);
+            if (sign == 1 && signed(other, s, d, positive) || sign == -1 && signed(other, s, d, !positive)) return true;
+        }
+        return false;
+    }
+
+    /** The sign (1, -1, or 0 for none) a test that came out {@code holds} proves for the expression {@code x}. */
+    private int proven(ClangNode test, ClangNode x, boolean holds) {
+        if (x == null) return 0;
+        Integer sign = ClangSignGuards.sign(unit, test, squash(unit.text(x)));
+        return sign == null ? 0 : holds ? sign : -sign;
+    }
+
     /** Whether {@code e} is never negative ({@code positive}) or never positive (not {@code positive}). */
     private boolean signed(ClangNode e, Signs s, int depth, boolean positive) {
         if (e == null || depth > 24) return false;
@@ -214,7 +241,10 @@ final class ClangSigns {
             }
             case CXCursor_ConditionalOperator -> {
                 int k = e.children.size();
-                return k == 3 && signed(e.children.get(1), s, d, positive) && signed(e.children.get(2), s, d, positive);
+                if (k != 3) return false;
+                ClangNode test = e.children.get(0);
+                return branch(test, e.children.get(1), true, s, d, positive)
+                        && branch(test, e.children.get(2), false, s, d, positive);
             }
             case CXCursor_CallExpr -> {
                 String f = callee(e);
