@@ -181,14 +181,87 @@ public final class TreeMacros {
         return -1;
     }
 
-    /** Adds the names written after {@code define} in {@code text} (continued lines joined first). */
+    /**
+     * Adds the names written after {@code define} in {@code text} (continued lines joined first), outside comments
+     * where the text can be read without a C lexer ({@link #withoutComments}): Eigen's documentation page defines
+     * {@code EIGEN_MATRIXBASE_PLUGIN} at the start of a line of a block comment (session 61 round E), which made
+     * every unit that includes Eigen refused. A {@code ??/} trigraph splices lines only where trigraphs are on: the
+     * names of both readings count.
+     */
     public static void names(byte[] text, Set<String> out) {
-        String s = new String(text, StandardCharsets.ISO_8859_1);
+        String raw = new String(text, StandardCharsets.ISO_8859_1);
+        if (!raw.contains("def")) return;
         // phase 2 first: a definition can be spelled across continued lines ("#def\<newline>ine")
-        s = s.replace("??/\r\n", "").replace("??/\n", "").replace("\\\r\n", "").replace("\\\n", "");
-        if (!s.contains("define")) return;
-        Matcher m = DEFINE.matcher(s);
-        while (m.find()) if (mayBeDirective(s, m.start())) out.add(m.group(1));
+        String spliced = raw.replace("\\\r\n", "").replace("\\\n", "");
+        String trigraphs = raw.replace("??/\r\n", "")
+                .replace("??/\n", "")
+                .replace("\\\r\n", "")
+                .replace("\\\n", "");
+        for (String s : new String[] {trigraphs, spliced}) {
+            String code = withoutComments(s);
+            if (code == null) code = s;
+            if (!code.contains("define")) continue;
+            Matcher m = DEFINE.matcher(code);
+            while (m.find()) if (mayBeDirective(code, m.start())) out.add(m.group(1));
+        }
+    }
+
+    /**
+     * {@code s} (continued lines joined) with its comments blanked, a block comment's line ends too (the preprocessor
+     * makes it one space), or null where that needs a
+     * C lexer: a quote or an apostrophe outside comments (a literal may hold a comment's opening), or a {@code <} on
+     * a directive's line (a header name may hold one: {@code #include <a/*b>}). Null keeps every definition the text
+     * spells, comments included.
+     */
+    static String withoutComments(String s) {
+        if (!s.contains("/*") && !s.contains("//")) return s;
+        StringBuilder out = new StringBuilder(s.length());
+        int state = 0; // 0 code, 1 line comment, 2 block comment
+        boolean lineStart = true, directive = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean eol = c == '\n' || c == '\r';
+            if (state == 1) {
+                if (eol) {
+                    state = 0;
+                    lineStart = true;
+                    directive = false;
+                }
+                out.append(eol ? c : ' ');
+                continue;
+            }
+            if (state == 2) {
+                if (c == '*' && i + 1 < s.length() && s.charAt(i + 1) == '/') {
+                    out.append("  ");
+                    i++;
+                    state = 0;
+                } else {
+                    out.append(' '); // the whole comment is one space: a # before it may still start a directive
+                }
+                continue;
+            }
+            if (eol) {
+                lineStart = true;
+                directive = false;
+                out.append(c);
+                continue;
+            }
+            if (c == '"' || c == '\'') return null;
+            if (c == '/' && i + 1 < s.length() && (s.charAt(i + 1) == '/' || s.charAt(i + 1) == '*')) {
+                state = s.charAt(i + 1) == '/' ? 1 : 2;
+                out.append("  ");
+                i++;
+                continue;
+            }
+            if (lineStart && c > ' ' && c < 0x7f) {
+                // the line's first token: a directive's # (or %:, ??=)
+                directive = c == '#' || s.startsWith("%:", i) || s.startsWith("??=", i);
+                lineStart = false;
+            }
+            if (directive && c == '<') return null;
+            out.append(c);
+        }
+        return out.toString();
     }
 
     /**

@@ -118,6 +118,41 @@ class ComputedIncludeTest {
     }
 
     @Test
+    void aDefinitionInsideABlockCommentDefinesNothingWhereNoLiteralCouldHideTheComment() throws Exception {
+        // Eigen's documentation page: a code example at the start of a line inside /** ... */
+        assertThat(defines("namespace N {\n/** \\page P\n#define X \"a.h\"\n*/\n}\n"))
+                .isEmpty();
+        assertThat(defines("// line comment\n#define X 1\n")).containsExactly("X");
+        assertThat(defines("/* a */ #define X 1\n")).containsExactly("X");
+        // after the comment's end the directive counts again
+        assertThat(defines("/* a\n */\n#define X 1\n")).containsExactly("X");
+        // a quote outside comments may open a literal that holds '/*': every definition counts
+        assertThat(defines("char *s = \"/*\";\n#define X 1\n/* */\n")).containsExactly("X");
+        assertThat(defines("int a = 1'0; char b = '\"'; char *c = \"/*\";\n#define X 1\n*/\n"))
+                .containsExactly("X");
+        // a header name may hold '/*': #include <a/*> then a definition Clang reads
+        assertThat(defines("#include <x/*>\n#define X 1\n#include <*/>\n")).containsExactly("X");
+        // a trigraph continues a line comment only where trigraphs are on: both readings count
+        assertThat(defines("// c ??/\n#define X 1\n")).containsExactly("X");
+        // a backslash continues it always: the next line is comment
+        assertThat(defines("// c \\\n#define X 1\n")).isEmpty();
+    }
+
+    @Test
+    void aTreeWhoseOnlyDefinitionIsInADocumentationBlockDoesNotRefuse() throws Exception {
+        config();
+        Files.createDirectories(tree.resolve("doc"));
+        Files.writeString(
+                tree.resolve("doc/Plugins.dox"),
+                "namespace P {\n/** \\page Plugins\n#define PROJ_CONFIG_FILE \"addons.h\"\n*/\n}\n");
+        TreeMacrosReset.forget();
+        assertThat(refusal(List.of())).isNull();
+        Files.writeString(tree.resolve("doc/real.h"), "/* x */\n#define PROJ_CONFIG_FILE \"/etc/passwd\"\n");
+        TreeMacrosReset.forget();
+        assertThat(refusal(List.of())).contains("which a file of the tree may define");
+    }
+
+    @Test
     void whatMayStartADirectiveBeforeTheWordCounts() {
         assertThat(defines("#define X 1")).containsExactly("X");
         assertThat(defines("  #  define X 1")).containsExactly("X");
