@@ -41,12 +41,17 @@ final class ClangGuards {
     private static final String CONSTANT = "\0a constant";
 
     /**
-     * Whether a test that dominates {@code op} proves one of its floating variables, members or elements not negative
+     * Whether its interval says {@code op} is not negative, or a test that dominates it proves one of its floating
+     * variables, members or elements not negative
      * ({@code if (low > 0) b.x = floorf(low / res);}, {@code if (x < 0) continue; ... u = x;}; the branch taken, not
      * the other: {@link ClangSignGuards}): the guard bounds the side on which a conversion to unsigned wraps.
      */
     static boolean fromBelow(ClangUnit unit, ClangNode op, ClangUnit.Function fn) {
         if (op == null || fn == null) return false;
+        // a clamp from below the value goes through (const float d = fmaxf(x, 0.f); make_uchar4(d * 255, ...)): the
+        // side that wraps is bounded as by a test (session 61 round E: an explicit cast of it was a note, the
+        // implicit one left the PTX layer's error standing)
+        if (unit.interval(op, fn)[0] >= 0) return true;
         boolean[] found = new boolean[1];
         op.forEach(x -> {
             if (!found[0] && valued(x) && Path.of(x) != null && ClangSignGuards.proves(unit, x, fn, true))
