@@ -18,16 +18,24 @@ final class ClangOrderedDifferences {
      * or a variable of either operand is written between the test and the difference.
      */
     static String orderedBy(ClangUnit unit, ClangNode d, ClangNode a, ClangNode b) {
-        String left = operandKey(a);
-        String right = operandKey(b);
+        String left = orderKey(unit, a);
+        String right = orderKey(unit, b);
         if (left == null || right == null) return null;
         ClangNode c = d;
         for (ClangNode p = d.parent; p != null; c = p, p = p.parent) {
             ClangNode test = null;
+            boolean holds = true;
             if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(1) == c) test = p.children.get(0);
-            if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(1) == c)
+            // the else branch: the test failed (if (k <= lev + 0.01) ... else ... k - (lev + 0.01); session 61)
+            if (p.kind == CXCursor_IfStmt && p.children.size() == 3 && p.children.get(2) == c) {
                 test = p.children.get(0);
-            if (test == null || !orders(test, left, right)) continue;
+                holds = false;
+            }
+            if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(0) != c) {
+                test = p.children.get(0);
+                holds = p.children.get(1) == c;
+            }
+            if (test == null || !orders(unit, test, left, right, holds)) continue;
             if (p.kind == CXCursor_IfStmt) {
                 ClangNode ifStmt = p;
                 for (ClangNode o : java.util.List.of(a, b)) {
@@ -39,9 +47,29 @@ final class ClangOrderedDifferences {
                     if (written[0]) return null;
                 }
             }
-            return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+            return (holds ? "the test '" : "the failed test '") + unit.text(test) + "' (line " + test.line + ")";
         }
         return null;
+    }
+
+    /**
+     * {@link #operandKey}, or for an operand of variables, constants and arithmetic only ({@code lev + 0.01}) its
+     * text: the same text in the test and the difference is the same value where nothing between writes it.
+     */
+    private static String orderKey(ClangUnit unit, ClangNode e) {
+        String k = operandKey(e);
+        if (k != null) return k;
+        ClangNode n = bare(e);
+        if (n == null || n.kind != CXCursor_BinaryOperator) return null;
+        boolean[] plain = {true};
+        n.forEach(x -> {
+            if (x.kind == CXCursor_CallExpr
+                    || x.kind == CXCursor_CompoundAssignOperator
+                    || x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--"))
+                    || x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")) plain[0] = false;
+        });
+        String t = unit.text(n);
+        return plain[0] && t != null ? "=" + squash(t) : null;
     }
 
     /** The key of a difference's operand: a variable, member or element ({@link ClangGuards.Path#key}), else null. */
@@ -51,17 +79,23 @@ final class ClangOrderedDifferences {
         return n == null ? null : ClangGuards.Path.key(n);
     }
 
-    /** Whether {@code test}, or a conjunct of it, states {@code left > right} or {@code left >= right}. */
-    private static boolean orders(ClangNode test, String left, String right) {
+    /**
+     * Whether {@code test} states {@code left > right} or {@code left >= right} where it came out {@code holds}: a
+     * conjunct of one that held, or a disjunct of one that failed ({@code left <= right} failed).
+     */
+    private static boolean orders(ClangUnit unit, ClangNode test, String left, String right, boolean holds) {
         ClangNode t = strip(test);
         while (t != null && t.kind == CXCursor_ParenExpr && t.children.size() == 1) t = strip(t.children.get(0));
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return false;
-        if (t.spelling.equals("&&"))
-            return orders(t.children.get(0), left, right) || orders(t.children.get(1), left, right);
-        String x = operandKey(t.children.get(0));
-        String y = operandKey(t.children.get(1));
+        if (t.spelling.equals(holds ? "&&" : "||"))
+            return orders(unit, t.children.get(0), left, right, holds)
+                    || orders(unit, t.children.get(1), left, right, holds);
+        String x = orderKey(unit, t.children.get(0));
+        String y = orderKey(unit, t.children.get(1));
         if (x == null || y == null) return false;
-        return switch (t.spelling) {
+        String op = holds ? t.spelling : negatedComparison(t.spelling);
+        if (op == null) return false;
+        return switch (op) {
             case ">", ">=" -> x.equals(left) && y.equals(right);
             case "<", "<=" -> x.equals(right) && y.equals(left);
             default -> false;
