@@ -36,6 +36,8 @@ class ClangWorkerMemoryTest {
         ClangWorkers workers = new ClangWorkers();
         try {
             ClangUnit first = workers.parse(huge, dir, dir.resolve("cache"), args(fe, huge), Files.readAllBytes(huge));
+            // an out-of-memory error inside a libclang callback surfaces as another exception; the worker answers
+            // "ran out of memory" when the heap is full after the last collection (ClangWorkerMain.heapExhausted)
             assertThat(first.failure()).isEqualTo(ClangWorkerMain.OUT_OF_MEMORY);
             // retired on that answer, whether or not its process has ended yet
             assertThat(workers.idleCount()).isZero();

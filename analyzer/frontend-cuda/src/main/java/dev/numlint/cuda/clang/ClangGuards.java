@@ -156,7 +156,8 @@ final class ClangGuards {
             }
             // a divisor's guard (m = max(r, g, b); if (m < 1) m = 1; r / m) bounds the divisor, not a side of the
             // quotient: it is named as the divisor's (session 57: "a lower bound only: large values" misled)
-            if (n.spelling.equals("/") && ga == null && gb != null) return unsided(gb) + " on the divisor";
+            if (n.spelling.equals("/") && ga == null && gb != null && !CONSTANT.equals(gb))
+                return unsided(gb) + " on the divisor";
             if (n.spelling.equals("*") || n.spelling.equals("/")) return ga != null && !CONSTANT.equals(ga) ? ga : gb;
             return null;
         }

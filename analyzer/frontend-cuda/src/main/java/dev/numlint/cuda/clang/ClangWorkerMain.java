@@ -123,6 +123,12 @@ public final class ClangWorkerMain {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
+                if (heapExhausted()) {
+                    // an out-of-memory error thrown inside a libclang callback comes back as a null later on (a
+                    // NullPointerException): with the heap full after the last collection, it is that
+                    ClangWire.writeFailed(out, OUT_OF_MEMORY);
+                    throw new OutOfMemoryError("after " + e.getClass().getSimpleName());
+                }
                 u = ClangUnit.failed(
                         r.unitFile(), "the Clang worker failed: " + e.getClass().getSimpleName());
             } catch (OutOfMemoryError e) {
@@ -131,5 +137,16 @@ public final class ClangWorkerMain {
             }
             ClangWire.writeUnit(out, u);
         }
+    }
+
+    /** Whether a heap pool was over 90% full after the last garbage collection: live data, not garbage. */
+    private static boolean heapExhausted() {
+        for (java.lang.management.MemoryPoolMXBean p : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() != java.lang.management.MemoryType.HEAP || !p.isCollectionUsageThresholdSupported())
+                continue;
+            java.lang.management.MemoryUsage u = p.getCollectionUsage();
+            if (u != null && u.getMax() > 0 && u.getUsed() > 0.9 * u.getMax()) return true;
+        }
+        return false;
     }
 }
