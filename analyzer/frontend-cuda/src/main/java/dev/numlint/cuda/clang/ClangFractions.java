@@ -61,10 +61,10 @@ final class ClangFractions {
      * A whole part taken of {@code operand} (under floating casts): {@code floor} true for a floor, false for a
      * truncation (an explicit conversion to an integer type, {@code trunc}).
      */
-    private record Whole(boolean floor, ClangNode operand) {}
+    record Whole(boolean floor, ClangNode operand) {}
 
     /** {@code e} as the whole part of its operand, or null for anything else. */
-    private static Whole whole(ClangNode e) {
+    static Whole whole(ClangNode e) {
         ClangNode s = strip(e);
         if (s == null) return null;
         Boolean floor = null;

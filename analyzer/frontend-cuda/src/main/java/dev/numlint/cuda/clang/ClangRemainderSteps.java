@@ -51,19 +51,10 @@ final class ClangRemainderSteps {
      * c)} with {@code T} an integer type, or {@code floor(usr / c)}.
      */
     private static boolean quotient(ClangNode e, ClangGuards.Path usr, double c) {
-        ClangNode s = strip(e);
-        if (s == null) return false;
-        boolean whole = false;
-        if (isExplicitCast(s) && integral(s.canonKind)) {
-            whole = true;
-            s = strip(operandOf(s));
-        } else if (s.kind == CXCursor_CallExpr && arguments(s).size() == 1) {
-            String name = callee(s).replace("std::", "");
-            if (!name.equals("floor") && !name.equals("floorf") && !name.equals("trunc") && !name.equals("truncf"))
-                return false;
-            whole = true;
-            s = strip(arguments(s).get(0));
-        }
+        // (T) (usr / c), floor (usr / c): a whole part as a fractional part's is taken (ClangFractions)
+        ClangFractions.Whole w = ClangFractions.whole(e);
+        boolean whole = w != null;
+        ClangNode s = whole ? w.operand() : strip(e);
         while (s != null && s.kind == CXCursor_ParenExpr && s.children.size() == 1) s = strip(s.children.get(0));
         if (s == null || s.kind != CXCursor_BinaryOperator || !"/".equals(s.spelling) || s.children.size() != 2)
             return false;
