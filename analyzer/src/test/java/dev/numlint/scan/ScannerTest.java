@@ -237,6 +237,27 @@ class ScannerTest {
     }
 
     @Test
+    void aNamedPipeWithASourcesNameIsSaidNotOpened() throws Exception {
+        write("k.cu", "HAZARD(NL003)");
+        Path fifo = dir.resolve("pipe.cu");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is not available");
+        Files.createDirectories(dir.resolve("skip"));
+        new ProcessBuilder("mkfifo", dir.resolve("skip/other.cu").toString())
+                .start()
+                .waitFor();
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .exclude("skip/**")
+                .build());
+        assertThat(hits(r)).containsExactly("k.cu:1 NL003");
+        assertThat(r.notifications())
+                .extracting(n -> n.file() + " " + n.id() + " " + n.level() + " " + n.message())
+                .containsExactly("pipe.cu not-a-source ERROR not analyzed: not a regular file (a named pipe, socket or"
+                        + " device)");
+    }
+
+    @Test
     void badFilesAreNotificationsAndTheScanGoesOn() throws IOException {
         write("ok.cu", "HAZARD(NL003)");
         Path bin = dir.resolve("blob.cu");

@@ -148,6 +148,17 @@ public final class FileDiscovery {
                                                 "symlink-outside",
                                                 "not analyzed: symbolic link to a file outside " + "the scanned tree"));
                                     }
+                                } else if (attrs.isOther()
+                                        && isScannable(file.getFileName().toString())
+                                        && !excluded(start, file, false)) {
+                                    // a named pipe, socket or device with a source's name: never opened (a read
+                                    // of a pipe would wait for ever), but said, not skipped silently
+                                    notes.add(new Notification(
+                                            relativize(file),
+                                            0,
+                                            Level.ERROR,
+                                            "not-a-source",
+                                            "not analyzed: not a regular file (a named pipe, socket or device)"));
                                 }
                                 return FileVisitResult.CONTINUE;
                             }
