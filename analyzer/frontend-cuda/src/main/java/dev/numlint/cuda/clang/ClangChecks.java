@@ -24,10 +24,53 @@ final class ClangChecks {
     static ClangNode ifOf(ClangNode s) {
         if (s == null) return null;
         if (s.kind == CXCursor_IfStmt) return s;
+        ClangNode assertion = assertion(s);
+        if (assertion != null) return assertion;
         if (!inOnce(s)) return null;
         ClangNode body = soleStatement(s.children.get(0));
         return body != null && body.kind == CXCursor_IfStmt ? body : null;
     }
+
+    /**
+     * The test of an {@code assert(c)} as glibc's {@code <assert.h>} expands it, as a check that does nothing when
+     * {@code c} holds and does not return when it fails: in C {@code ((void) sizeof ((c) ? 1 : 0), __extension__ ({
+     * if (c) ; else __assert_fail (...); }))}, whose if is returned; in C++ {@code (static_cast<bool>(c) ? void (0) :
+     * __assert_fail (...))}, whose conditional is returned (test, a branch that does nothing, the failing call, as an
+     * if's children). Null for any other statement; with {@code NDEBUG} the macro leaves nothing to see. Past an
+     * assertion, in the build the compile command describes, {@code c} held (session 61 round F, lame's psymodel:
+     * {@code assert(el >= 0); ebb += el;} before {@code assert(ebb >= 0)}).
+     */
+    static ClangNode assertion(ClangNode s) {
+        ClangNode e = bare(s);
+        if (e == null) return null;
+        if (e.kind == CXCursor_BinaryOperator && e.spelling.equals(",") && e.children.size() == 2) {
+            ClangNode x = bare(e.children.get(1));
+            if (x != null && x.kind == CXCursor_UnaryOperator && x.children.size() == 1) x = bare(x.children.get(0));
+            if (x == null || x.kind != CXCursor_StmtExpr || x.children.size() != 1) return null;
+            ClangNode i = soleStatement(x.children.get(0));
+            return i != null && i.kind == CXCursor_IfStmt && failing(i) ? i : null;
+        }
+        return e.kind == CXCursor_ConditionalOperator && failing(e) ? e : null;
+    }
+
+    /** Whether the if or conditional {@code c} does nothing when its test holds and calls an assertion's failure. */
+    private static boolean failing(ClangNode c) {
+        if (c.children.size() != 3) return false;
+        ClangNode then = bare(c.children.get(1));
+        ClangNode call = bare(c.children.get(2));
+        // nothing: an empty statement, or a constant cast to void ('void (0)')
+        boolean nothing = then == null
+                || then.kind == CXCursor_NullStmt
+                || (then.kind == CXCursor_CXXFunctionalCastExpr || then.kind == CXCursor_CStyleCastExpr)
+                        && "void".equals(then.canon)
+                        && then.children.size() == 1
+                        && constant(then.children.get(0)) != null;
+        return nothing && call != null && call.kind == CXCursor_CallExpr && ASSERT_FAIL.contains(callee(call));
+    }
+
+    /** The functions an assertion calls when it fails (glibc, BSD and macOS, newlib, Bionic, MSVC's C library). */
+    static final java.util.Set<String> ASSERT_FAIL =
+            java.util.Set.of("__assert_fail", "__assert_rtn", "__assert", "__assert_func", "__assert2", "_wassert");
 
     /** Whether {@code s} is a {@code do { ... } while (0)}: its body runs exactly once. */
     static boolean inOnce(ClangNode s) {
@@ -50,6 +93,8 @@ final class ClangChecks {
                 if (args.size() == 2) next = args.get(0);
             } else if (t.kind == CXCursor_StmtExpr && t.children.size() == 1) {
                 next = zeroOrOne(t.children.get(0));
+            } else if (t.kind == CXCursor_CXXStaticCastExpr && "bool".equals(t.canon)) {
+                next = operandOf(t); // C++'s assert: static_cast<bool>(c)
             }
             if (next == null) return t;
             t = bare(next);

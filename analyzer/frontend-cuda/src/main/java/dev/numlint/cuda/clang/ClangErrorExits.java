@@ -29,13 +29,18 @@ final class ClangErrorExits {
         if (n == null || n.kind != CXCursor_CallExpr) return null;
         String name = callee(n).replace("std::", "");
         if (name.isEmpty()) return null;
-        return NO_RETURN.contains(name) || HANDLER.matcher(name).matches() ? name : null;
+        return NO_RETURN.contains(name)
+                        || ClangChecks.ASSERT_FAIL.contains(name)
+                        || HANDLER.matcher(name).matches()
+                ? name
+                : null;
     }
 
     /** How a guard names the call: a library exit as it is, a project's handler as taken to not return. */
     static String describe(ClangNode s) {
         String name = handler(s);
         if (name == null) return "'throw'";
+        if (ClangChecks.ASSERT_FAIL.contains(name)) return "an abort"; // assert's '__assert_fail' and kin
         return NO_RETURN.contains(name) ? "'" + name + "()'" : "call of '" + name + "' (taken as not returning)";
     }
 }

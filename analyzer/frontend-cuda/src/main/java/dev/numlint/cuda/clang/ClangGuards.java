@@ -506,11 +506,14 @@ final class ClangGuards {
      * {@code t} compares {@code usr}: GLib's {@code g_return_if_fail} ({@link ClangChecks}).
      */
     private static String checked(ClangUnit unit, ClangNode s, Path usr, boolean once) {
-        if (s.kind != CXCursor_IfStmt || s.children.size() != 3) return null;
+        boolean assertion = s.kind == CXCursor_ConditionalOperator && ClangChecks.assertion(s) == s; // C++'s assert
+        if (s.kind != CXCursor_IfStmt && !assertion || s.children.size() != 3) return null;
         ClangNode test = s.children.get(0), then = s.children.get(1), other = s.children.get(2);
         if (other.kind == CXCursor_IfStmt || leaves(then, once) || !leaves(other, once)) return null;
         if (writes(test, usr) || writes(then, usr) || !compares(test, usr)) return null;
-        return "the check '" + unit.text(test) + "' (line " + test.line + "; " + exit(other) + " when it fails)";
+        ClangNode stated = ClangChecks.condition(test); // C++'s assert tests static_cast<bool>(c)
+        return "the check '" + unit.text(stated) + "' (line " + test.line + "; " + exit(other) + " when it fails)"
+                + ClangTestSides.sided(stated, usr, true);
     }
 
     /**

@@ -109,7 +109,8 @@ final class ClangSignGuards {
         return !once && (last.kind == CXCursor_ContinueStmt || last.kind == CXCursor_BreakStmt)
                 || last.kind == CXCursor_ReturnStmt
                 || last.kind == CXCursor_GotoStmt
-                || last.kind == CXCursor_CXXThrowExpr;
+                || last.kind == CXCursor_CXXThrowExpr
+                || ClangErrorExits.handler(last) != null;
     }
 
     /** Whether a statement of {@code block} after {@code from}, up to {@code at}, writes what {@code reads} names. */

@@ -39,7 +39,7 @@ final class ClangSigns {
     final Map<ClangUnit.Function, Set<String>> opaqueOf = new HashMap<>();
 
     /** The never-negative and the never-positive locals of one function (unified symbol names). */
-    record Signs(Set<String> nonNegative, Set<String> nonPositive) {}
+    record Signs(Set<String> nonNegative, Set<String> nonPositive, ClangUnit.Function fn) {}
 
     /** A value stored into a local: {@code op} is {@code =} (an initializer too), {@code +=}, {@code -=}, ... */
     record Store(String op, ClangNode value) {}
@@ -117,7 +117,7 @@ final class ClangSigns {
                 }
             }
         });
-        Signs s = new Signs(nonNeg, nonPos);
+        Signs s = new Signs(nonNeg, nonPos, fn);
         boolean changed = true;
         while (changed) {
             changed = false;
@@ -204,7 +204,10 @@ final class ClangSigns {
                 return signed(operandOf(e), s, d, positive);
             }
             case CXCursor_DeclRefExpr -> {
-                return e.refUsr != null && (positive ? s.nonNegative() : s.nonPositive()).contains(e.refUsr);
+                if (e.refUsr != null && (positive ? s.nonNegative() : s.nonPositive()).contains(e.refUsr)) return true;
+                // where it is read, a test that dominates it proves its sign ({@code if (el < 0) continue; s += el;},
+                // {@code assert(el >= 0); s += el;}: lame's psymodel, session 61 round F)
+                return floating(e.canonKind) && ClangSignGuards.proves(unit, e, s.fn(), positive);
             }
             case CXCursor_FloatingLiteral, CXCursor_IntegerLiteral -> {
                 return positive; // a literal is written without its sign; a negated one is a unary minus
