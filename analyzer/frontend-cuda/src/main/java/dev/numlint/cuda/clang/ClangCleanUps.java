@@ -87,8 +87,11 @@ final class ClangCleanUps {
 
     private Start start(ClangNode loop, ClangNode init, String var, ClangNode bound, ClangNode fn) {
         ClangNode block = loop.parent;
-        if (block == null || block.kind != CXCursor_CompoundStmt) return null;
-        int at = block.children.indexOf(loop);
+        boolean inBlock = block != null && block.kind == CXCursor_CompoundStmt;
+        // a loop that starts from its own initialization may be a branch's statement ('if constexpr (remain) for
+        // (int i = count * vstep; i < vsize; i++)': session 62 round A)
+        if (!inBlock && init == null) return null;
+        int at = inBlock ? block.children.indexOf(loop) : -1;
         if (init != null) {
             ClangNode value = initialValue(init, var);
             Long g = value == null ? null : gap(value, bound, fn, var, 0);
@@ -98,7 +101,7 @@ final class ClangCleanUps {
                 Long r = from == null || from < 0 ? null : remainder(bound, fn, var, 0);
                 if (r != null) g = Math.max(0, r - from.longValue());
             }
-            return g == null ? null : new Start(g, loopBefore(block, at));
+            return g == null ? null : new Start(g, inBlock ? loopBefore(block, at) : 0);
         }
         for (int k = at - 1; k >= 0; k--) {
             ClangNode s = block.children.get(k);

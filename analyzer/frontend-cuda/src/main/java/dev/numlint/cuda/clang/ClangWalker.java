@@ -302,6 +302,8 @@ final class ClangWalker {
                 refUsr = clang_getCursorUSR(r).getString();
             }
             if (ref == null || ref.isEmpty()) ref = spelling;
+            if (value == null && inTemplate > 0 && kind == CXCursor_DeclRefExpr && arithmetic(canonKind))
+                value = literalConstant(r, refUsr);
         }
         String usr = null;
         if (kind >= CXCursor_FirstDecl && kind <= CXCursor_LastDecl
@@ -476,6 +478,45 @@ final class ClangWalker {
                 || canonKind == CXType_Float16
                 || canonKind == CXType_Half
                 || canonKind == CXType_Enum;
+    }
+
+    /** The values of the constants {@link #literalConstant} read, by unified symbol name (NaN: none). */
+    private final Map<String, Double> literalConstants = new HashMap<>();
+
+    /**
+     * The value of the const variable {@code decl} when its initializer is a literal ({@code static constexpr int
+     * vstep = 8;} in a class template): a template pattern's expressions are not evaluated (above), but a reference to
+     * such a constant has its value in every instantiation, so a pattern's {@code count * vstep} is a multiple of 8
+     * (session 62 round A, a SIMD kernel's remainder loops). Null for anything else, an initializer that is no literal
+     * ({@code vsize / vstep}) among them. An explicit specialization of a static data member may give it another
+     * value in one instantiation; the primary template's is taken.
+     */
+    private Double literalConstant(CXCursor decl, String usr) {
+        if (usr == null || usr.isEmpty() || clang_Cursor_isNull(decl) != 0) return null;
+        Double known = literalConstants.get(usr);
+        if (known != null) return known.isNaN() ? null : known;
+        Double v = null;
+        if (clang_getCursorKind(decl) == CXCursor_VarDecl
+                && clang_isConstQualifiedType(clang_getCursorType(decl)) != 0) {
+            // the initializer is the last child (a type reference may come first)
+            Double[] last = {null};
+            CXCursorVisitor children = new CXCursorVisitor() {
+                @Override
+                public int call(CXCursor c, CXCursor parent, CXClientData data) {
+                    last[0] = clang_getCursorKind(c) == CXCursor_IntegerLiteral ? evaluate(c) : null;
+                    return CXChildVisit_Continue;
+                }
+            };
+            try {
+                clang_visitChildren(decl, children, (CXClientData) null);
+            } finally {
+                children.close();
+            }
+            v = last[0];
+        }
+        if (literalConstants.size() < ClangParser.MAX_MEMBER_CONSTANTS)
+            literalConstants.put(usr, v == null ? Double.NaN : v);
+        return v;
     }
 
     private static Double evaluate(CXCursor c) {
