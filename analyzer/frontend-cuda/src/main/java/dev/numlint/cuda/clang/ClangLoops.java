@@ -274,8 +274,12 @@ final class ClangLoops {
             ClangNode[] found = new ClangNode[1];
             java.util.Set<Long> elements = new java.util.HashSet<>();
             ClangNode[] firstElement = new ClangNode[1];
+            // before the update in the tree's order, not by offset: in a macro's expansion every node has the
+            // offset of the macro's name (session 62 round B: 'xa = ...; xa += ...;' in a delay line's macro)
+            boolean[] passed = {false};
             loop.forEach(n -> {
-                if (found[0] != null || n.offset < 0 || n.offset >= accNode.offset) return;
+                if (n == accNode) passed[0] = true;
+                if (found[0] != null || passed[0] || n.offset < 0) return;
                 if (n == loop || inner != null && inner.contains(n)) return;
                 // in every iteration that reaches the update: outside branches, or in the branch that holds the update
                 if (innermostLoop(n) != loop || !dominates(ClangOutParams.anchor(n), accNode, loop)) return;
@@ -304,6 +308,16 @@ final class ClangLoops {
         for (ClangNode l : chain) if (moving.contains(l)) movingLines.add(l.line);
         // the carrying loops whose counter moves the element by a stride that may be 0 (y[j*C], y[iy], iy += incy)
         Map<ClangNode, String> strided = ClangElements.strided(lhs, acc, chain);
+        // a ring the loop clears a slot at a time (ClangElementRings): where the update's index follows the cleared
+        // position, one term per slot and pass unless the offset varies (a condition, as a stride's); else a slot
+        // gathers the terms of at most as many iterations as the ring has slots (a bound on the trip count, below)
+        Map<ClangNode, ClangElementRings.Cleared> rings = new java.util.HashMap<>();
+        for (ClangNode l : chain) {
+            if (moving.contains(l) || strided.containsKey(l)) continue;
+            ClangElementRings.Cleared r = ClangElementRings.cleared(unit, in, lhs, l);
+            if (r != null && r.follows() != null) strided.put(l, r.condition());
+            else if (r != null) rings.put(l, r);
+        }
         String stride = null;
         boolean allStrided = true;
         for (int i = resetDepth + 1; i < chain.size(); i++) {
@@ -320,6 +334,13 @@ final class ClangLoops {
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt) t = boundTrips(chain.get(i), in);
             // a logarithmic loop (offset /= 2, mask <<= 1, k *= 2) counts once, as the hand-written ForLoopTrips does
             if (t < 0 && logarithmic(chain.get(i))) t = 1;
+            // a ring the loop clears a slot at a time: a slot gathers the terms of at most as many iterations as the
+            // ring has slots
+            ClangElementRings.Cleared ring = t < 0 ? rings.get(chain.get(i)) : null;
+            if (ring != null) {
+                t = ring.slots();
+                from.add(ring.reason());
+            }
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt && in.template()) {
                 Trip tt = templateTrip(chain.get(i), in);
                 if (tt != null) {
