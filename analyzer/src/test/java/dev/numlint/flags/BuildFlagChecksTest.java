@@ -85,6 +85,21 @@ class BuildFlagChecksTest {
     }
 
     @Test
+    void aLaterNoFiniteMathOnlyKeepsNanTestsOfFastMath() {
+        List<String> keys = new ArrayList<>();
+        java.util.function.Consumer<FlagHazard> key =
+                h -> keys.add(h.message().contains("assumes no NaN") + " " + h.finiteMath());
+        new ApproximateMathFlags().check(facts("-Xcompiler", "-ffast-math"), key);
+        // setBfree's OPTIMIZATIONS (session 62 round B): GCC keeps the isnan test, only the less accurate math remains
+        new ApproximateMathFlags()
+                .check(facts("-Xcompiler", "-ffast-math", "-Xcompiler", "-fno-finite-math-only"), key);
+        // an earlier -fno-finite-math-only is undone by the -ffast-math after it
+        new ApproximateMathFlags()
+                .check(facts("-Xcompiler", "-fno-finite-math-only", "-Xcompiler", "-ffast-math"), key);
+        assertThat(keys).containsExactly("true true", "false false", "true true");
+    }
+
+    @Test
     void messagesAreOneShortLineFromTheCatalog() {
         TestScanContext ctx = new TestScanContext(FIXTURES).run(new BuildFlagAnalyzer());
         assertThat(ctx.findings()).isNotEmpty();

@@ -29,7 +29,7 @@ public final class ApproximateMathFlags implements BuildFlagCheck {
                     key = "flags-prec-sqrt";
                 }
             } else if (facts.hostFastMath(i)) {
-                key = "flags-host-fast-math";
+                key = facts.finiteMathUndone(i) ? "flags-host-fast-math-nan-kept" : "flags-host-fast-math";
             } else if (facts.intelFastModel(i)) {
                 key = "flags-intel-fast-model";
             }

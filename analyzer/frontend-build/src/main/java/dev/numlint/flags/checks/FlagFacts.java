@@ -98,6 +98,15 @@ public final class FlagFacts {
     }
 
     /**
+     * Whether the {@code -ffast-math} or {@code -Ofast} at {@code idx} keeps NaN and infinity: a later {@code
+     * -fno-finite-math-only} undoes that part of it (session 62 round B: an organ's plugin builds with {@code
+     * -ffast-math ... -fno-finite-math-only}, and GCC keeps its isnan test).
+     */
+    public boolean finiteMathUndone(int idx) {
+        return cancelled(idx, false, o -> o.name().equals("fno-finite-math-only"));
+    }
+
+    /**
      * Intel's {@code -fp-model fast} ({@code -fp-model=fast}, {@code fast=1}, {@code fast=2}: icx, icpx, icc, icpc),
      * not undone by a later {@code -fp-model} with another keyword ({@code precise}, {@code strict}, {@code
      * consistent}): the compiler may reassociate, contract, use approximate division and math library routines.
