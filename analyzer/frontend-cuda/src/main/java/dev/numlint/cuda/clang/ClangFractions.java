@@ -52,6 +52,15 @@ final class ClangFractions {
         if (floor == null) {
             ClangGuards.Path kept = ClangGuards.Path.of(whole);
             ClangNode value = kept == null ? null : definition(d, kept, ClangGuards.Path.of(x));
+            // through copies of the integer part (ai = (int)aa; i = ai; af = aa - i: a rational approximation's
+            // fraction, session 62 round B)
+            for (int hop = 0; hop < 3 && value != null && integerPart(strip(value), key) == null; hop++) {
+                ClangNode copy = strip(value);
+                ClangGuards.Path from = copy == null || copy.kind != CXCursor_DeclRefExpr || !integral(copy.canonKind)
+                        ? null
+                        : ClangGuards.Path.of(copy);
+                value = from == null ? null : definition(copy, from, ClangGuards.Path.of(x));
+            }
             floor = value == null ? null : integerPart(strip(value), key);
         }
         return floor;
