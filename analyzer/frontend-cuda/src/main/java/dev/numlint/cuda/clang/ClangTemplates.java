@@ -237,6 +237,10 @@ final class ClangTemplates {
                         for (List<String> args : List.copyOf(mine)) {
                             List<String> bound = substitute(written.group(2), names, args, e);
                             if (bound == null) continue;
+                            // the parameters not written deduced from the call's arguments (cast<OUT>(x * 2.0f - 1.0f)
+                            // binds From = float: session 62 round A, an upscaler's kernels)
+                            bound = deducedRest(e, ClangInstantiations.callArguments(call), args, bound);
+                            if (bound == null) continue;
                             List<List<String>> theirs = inst.get(e.node());
                             if (!theirs.contains(bound) && theirs.size() < MAX_INSTANTIATIONS) {
                                 theirs.add(bound);
@@ -334,7 +338,7 @@ final class ClangTemplates {
      * The written names of the template parameters of {@code fn}'s template (its own, or its class template's for a
      * member function of a class template), in order.
      */
-    private static List<String> templateParameterNames(ClangUnit.Function fn) {
+    static List<String> templateParameterNames(ClangUnit.Function fn) {
         ClangNode owner = fn.node();
         if (owner.kind != CXCursor_FunctionTemplate) {
             for (ClangNode p = owner.parent; p != null; p = p.parent) {
@@ -446,6 +450,27 @@ final class ClangTemplates {
         return java.util.Arrays.asList(bound);
     }
 
+    /**
+     * {@code written}, the arguments a call writes for {@code g}, with the type parameters it leaves out deduced from
+     * the call's arguments as {@link #bind} does; null when a deduction contradicts a written argument.
+     */
+    private static List<String> deducedRest(
+            ClangUnit.Function g, List<ClangNode> args, List<String> caller, List<String> written) {
+        if (!written.contains(null)) return written;
+        List<String> out = new ArrayList<>(written);
+        List<ClangNode> params = parameters(g.node());
+        for (int i = 0; i < Math.min(params.size(), args.size()); i++) {
+            Matcher m = PARAM.matcher(params.get(i).canon);
+            if (!m.matches()) continue;
+            int k = Integer.parseInt(m.group(1));
+            String t = argumentType(args.get(i), caller, m.group(2) != null);
+            if (t == null || k >= out.size()) continue;
+            if (out.get(k) == null) out.set(k, t);
+            else if (!out.get(k).equals(t)) return k < written.size() && written.get(k) != null ? null : out;
+        }
+        return out;
+    }
+
     /** The concrete type of an argument in the caller's instantiation (its pointee for a pointer parameter), or null. */
     private static String argumentType(ClangNode arg, List<String> caller, boolean pointer) {
         String t = arg.canon == null ? "" : arg.canon.trim();
@@ -502,12 +527,20 @@ final class ClangTemplates {
             ClangUnit unit, ClangUnit.Function fn, ClangNode n, String param, List<ClangUnit.Conversion> out) {
         ClangNode op = operandOf(n);
         String from = op == null ? null : unit.floatingType(op, fn);
-        if (from == null) return;
+        if (op == null) return;
         int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
         String written = n.type == null || n.type.isEmpty() ? "a template parameter" : n.type;
         boolean seen = false;
         java.util.Map<Boolean, java.util.TreeMap<Integer, java.util.Set<String>>> targets = new java.util.HashMap<>();
+        int instantiated = 0;
+        int discarded = 0;
         for (List<String> args : instantiationsOf(unit, fn, param)) {
+            instantiated++;
+            // a branch of an if constexpr that this instantiation does not compile (ClangConstexprBranches)
+            if (ClangConstexprBranches.discarded(unit, fn, n, args)) {
+                discarded++;
+                continue;
+            }
             if (k >= args.size() || args.get(k) == null) continue;
             seen = true;
             Target t = target(args.get(k));
@@ -515,6 +548,19 @@ final class ClangTemplates {
             targets.computeIfAbsent(t.unsigned(), x -> new java.util.TreeMap<>())
                     .computeIfAbsent(t.bytes(), x -> new java.util.TreeSet<>())
                     .add(t.type());
+        }
+        if (instantiated > 0 && discarded == instantiated) return; // compiled in no instantiation in view
+        if (from == null) {
+            // the destination instantiated unsigned, the operand of a parameter's type no instantiation in view binds
+            // (cast<OUT>(activeFunc(sum[n], n)): its From is the type of a dependent call): a note that says so
+            java.util.TreeMap<Integer, java.util.Set<String>> unsigned = targets.get(true);
+            if (unsigned != null) {
+                List<String> names = new ArrayList<>();
+                unsigned.values().forEach(names::addAll);
+                operandUnseen(
+                        unit, n, op, fn, String.join(", ", names) + " (" + written + ")", unsigned.firstKey(), out);
+            }
+            return;
         }
         String how = isExplicitCast(n) ? castSpelling(n, n.type) : written;
         String guard = ClangGuards.of(unit, n, op, fn);
