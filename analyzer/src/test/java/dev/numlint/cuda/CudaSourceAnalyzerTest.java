@@ -64,6 +64,40 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * A function with a conditional branch Clang's configuration does not compile ({@code #if __CUDA_ARCH__ >= 700}):
+     * Clang decides the lines it compiled (its quotes, its types through typedefs), the hand-written front end only
+     * the branch Clang left out (session 62; before, it read the whole function).
+     */
+    @Test
+    void clangDecidesAFunctionButForTheBranchItDidNotCompile(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("arch.cu"),
+                String.join(
+                        "\n",
+                        "typedef float real;",
+                        "__global__ void k(const real *in, unsigned *out, float *acc, int n) {",
+                        "    int i = blockIdx.x * blockDim.x + threadIdx.x;",
+                        "    if (i >= n) return;",
+                        "    real v = in[i];",
+                        "#if __CUDA_ARCH__ >= 700",
+                        "    atomicAdd(acc, v);",
+                        "#else",
+                        "    out[i] = (unsigned) v;",
+                        "#endif",
+                        "    out[i] += (unsigned) (v * 2);",
+                        "}",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, String> byLine = ctx.findings().stream()
+                .collect(Collectors.toMap(
+                        f -> f.location().startLine(), f -> f.ruleId() + " " + f.message(), (x, y) -> x));
+        assertThat(byLine.get(7)).startsWith("NL009"); // the branch Clang did not compile: the hand-written reading
+        assertThat(byLine.get(9)).startsWith("NL001 '(unsigned int)(v)'").contains("float to unsigned int");
+        assertThat(byLine.get(11)).startsWith("NL001 '(unsigned int)(v * 2)'");
+    }
+
+    /**
      * Clang reads a CUDA file as nvcc compiles it, with {@code __NVCC__} defined (session 18's evaluation: a C99
      * code's portability header picked its CPU branch under Clang, and 165 files had Clang errors).
      */

@@ -44,6 +44,68 @@ final class ClangDecides {
         return out;
     }
 
+    /**
+     * Of the functions {@link #handWritten} returns, those it returns only for a conditional directive in their body:
+     * Clang read them without an error and decides them; the hand-written front end adds only what it reads on the
+     * lines Clang compiled no code on ({@link #compiledLines}), the branch Clang's configuration left out (session
+     * 62: a whole function read by the hand-written front end for one {@code #if __CUDA_ARCH__} lost Clang's types
+     * and macro quotes everywhere else in it).
+     */
+    static java.util.Set<TopLevelSplitter.FunctionDef> branchesOnly(
+            List<TopLevelSplitter.FunctionDef> order, List<PToken> toks, BitSet conditionals, ClangSupplement clang) {
+        java.util.Set<TopLevelSplitter.FunctionDef> out =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        if (clang.notCompiled() != null || Boolean.getBoolean("numlint.clang.wholeBranches")) return out;
+        ClangUnit unit = clang.unit();
+        BitSet errors = new BitSet();
+        for (int l : unit.errorLines()) if (l > 0) errors.set(l);
+        for (TopLevelSplitter.FunctionDef f : order) {
+            int from = toks.get(f.bodyStart).getLine();
+            int to = toks.get(f.bodyEnd).getLine();
+            if (seen(conditionals, from, to)
+                    && !seen(errors, Math.min(f.line, from), to)
+                    && read(unit.functions(), from, to)) out.add(f);
+        }
+        return out;
+    }
+
+    /**
+     * The lines Clang compiled code on in the functions it read: every line an expression, a declaration or a simple
+     * statement spans (not the blocks, branches and loops around them, which also span the lines Clang skipped).
+     */
+    static BitSet compiledLines(ClangUnit unit) {
+        BitSet b = new BitSet();
+        for (ClangUnit.Function f : unit.functions()) {
+            f.node().forEach(n -> {
+                if (n.line <= 0 || CONTAINERS.contains(n.kind)) return;
+                b.set(n.line, Math.max(n.line, n.endLine) + 1);
+            });
+        }
+        return b;
+    }
+
+    private static final java.util.Set<Integer> CONTAINERS = java.util.Set.of(
+            org.bytedeco.llvm.global.clang.CXCursor_CompoundStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_IfStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_ForStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_WhileStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_DoStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_SwitchStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_CaseStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_DefaultStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_LabelStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_CXXTryStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_CXXCatchStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_CXXForRangeStmt,
+            org.bytedeco.llvm.global.clang.CXCursor_FunctionDecl,
+            org.bytedeco.llvm.global.clang.CXCursor_FunctionTemplate,
+            org.bytedeco.llvm.global.clang.CXCursor_CXXMethod,
+            org.bytedeco.llvm.global.clang.CXCursor_Constructor,
+            org.bytedeco.llvm.global.clang.CXCursor_Destructor,
+            org.bytedeco.llvm.global.clang.CXCursor_ConversionFunction,
+            org.bytedeco.llvm.global.clang.CXCursor_LambdaExpr,
+            org.bytedeco.llvm.global.clang.CXCursor_StmtExpr);
+
     private static boolean seen(BitSet lines, int from, int to) {
         int n = lines.nextSetBit(from);
         return n >= 0 && n <= to;

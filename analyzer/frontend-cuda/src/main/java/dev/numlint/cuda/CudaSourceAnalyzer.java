@@ -597,9 +597,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 List<TopLevelSplitter.FunctionDef> order = callSites.order();
                 // the functions of a file Clang read are Clang's (ClangSupplement.missing), but for those Clang could
                 // not see whole (ClangDecides); all of them with -Dnumlint.clang.alone=true
+                java.util.Set<TopLevelSplitter.FunctionDef> branchesOnly = java.util.Set.of();
                 if (clang != null && run.clang.alone()) order = List.of();
-                else if (clang != null && run.clang.decides())
+                else if (clang != null && run.clang.decides()) {
                     order = ClangDecides.handWritten(order, toks, pp.conditionalLines, clang);
+                    branchesOnly = ClangDecides.branchesOnly(order, toks, pp.conditionalLines, clang);
+                }
+                java.util.BitSet compiled = branchesOnly.isEmpty() ? null : ClangDecides.compiledLines(clang.unit());
                 for (int i = 0; i < order.size(); i++) {
                     TopLevelSplitter.FunctionDef f = order.get(i);
                     // a "function" whose body is another function's (two declarations read as one definition) is
@@ -609,13 +613,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     boolean partly = false;
                     if (!dev.numlint.model.WorkBudget.spent()) {
                         stats.functions.incrementAndGet();
+                        // a function Clang decides but for the branch it did not compile: only that branch's findings
+                        boolean branch = branchesOnly.contains(f);
+                        rep.onlyOutside(branch ? compiled : null);
                         try {
                             if (analyzeFunction(sink, rel, scope, f, toks, rep, held, callSites, clang)
-                                    && clang != null) {
+                                    && clang != null
+                                    && !branch) {
                                 clang.analyzed(f.line);
                             }
                         } catch (dev.numlint.model.WorkBudget.Exceeded e) {
                             partly = true;
+                        } finally {
+                            rep.onlyOutside(null);
                         }
                         if (!dev.numlint.model.WorkBudget.spent()) continue;
                         partly = true;

@@ -36,6 +36,15 @@ final class Reporter implements CudaReport {
     final BuildContext build;
     private final SourceDialect dialect;
     private final Set<String> seen = new HashSet<>();
+
+    /** Lines whose findings are left to Clang while a function's uncompiled branch is read ({@link #onlyOutside}). */
+    private java.util.BitSet leftToClang;
+
+    /** Reports nothing on the lines of {@code compiled} (Clang's), until called with null. */
+    void onlyOutside(java.util.BitSet compiled) {
+        leftToClang = compiled;
+    }
+
     private final Set<String> once = new HashSet<>();
     /** The first line of each key of {@link #firstLineInFile}. */
     private final java.util.Map<String, Integer> firstLines = new java.util.HashMap<>();
@@ -319,6 +328,7 @@ final class Reporter implements CudaReport {
             FlagCitation flag,
             String property,
             String decision) {
+        if (leftToClang != null && leftToClang.get(at.line())) return;
         String snippet = at.text();
         Pos pos = Pos.of(at);
         // one finding per location and rule (a macro expanding to several hazards reports its use once), and per
