@@ -32,6 +32,8 @@ public final class AddHalfRounding implements CudaCheck {
         for (FunctionFacts.Conversion c : facts.conversions) {
             // to a template parameter whose instantiations are not in view: an integer type or not, unknown
             if (c.constant() != null || c.unseen() != null || !addsHalf(c.operand())) continue;
+            // x < 0 ? x * g - .5 : x * g + .5: rounded half away from zero by the sign, as the rule asks
+            if (bySign(c.operand())) continue;
             boolean dbl = c.from().contains("double");
             String expr = UnguardedUnsignedCast.quoted(c);
             if (c.nonNegative() || c.lo() >= 0) {
@@ -131,6 +133,77 @@ public final class AddHalfRounding implements CudaCheck {
                     new Impact(Impact.Kind.AMPLIFIED, "rounded toward zero for negative values", null, null),
                     null);
         }
+    }
+
+    /**
+     * Whether {@code operand} rounds by its sign: {@code x < 0 ? e - .5 : e + .5} (also {@code <=}, {@code x > 0 ?
+     * e + .5 : e - .5}, {@code 0 > x}), the same {@code e} in both branches and {@code x} in it (session 62 round D, an
+     * audio synthesizer's {@code synth_out < 0 ? synth_out * gain - .5 : synth_out * gain + .5}): negative values are
+     * rounded away from zero too. A factor of {@code e} is taken as not flipping the sign.
+     */
+    static boolean bySign(String operand) {
+        String[] parts = ternary(unwrap(operand));
+        if (parts == null) return false;
+        java.util.regex.Matcher t = SIGN_TEST.matcher(unwrap(parts[0]));
+        java.util.regex.Matcher r = SIGN_TEST_REVERSED.matcher(unwrap(parts[0]));
+        String x;
+        boolean thenNegative;
+        if (t.matches()) {
+            x = t.group(1);
+            thenNegative = t.group(2).startsWith("<");
+        } else if (r.matches()) {
+            x = r.group(2);
+            thenNegative = r.group(1).startsWith(">");
+        } else return false;
+        java.util.regex.Matcher a = HALF_TERM.matcher(unwrap(parts[1]));
+        java.util.regex.Matcher b = HALF_TERM.matcher(unwrap(parts[2]));
+        if (!a.matches() || !b.matches()) return false;
+        String ea = a.group(1).replaceAll("\\s+", ""), eb = b.group(1).replaceAll("\\s+", "");
+        String minus = thenNegative ? a.group(2) : b.group(2), plus = thenNegative ? b.group(2) : a.group(2);
+        return ea.equals(eb) && ea.contains(x.replaceAll("\\s+", "")) && minus.equals("-") && plus.equals("+");
+    }
+
+    private static final java.util.regex.Pattern SIGN_TEST =
+            java.util.regex.Pattern.compile("(.+?)\\s*(<=|>=|<|>)\\s*(?:0+\\.?0*|\\.0+)[fF]?");
+    private static final java.util.regex.Pattern SIGN_TEST_REVERSED =
+            java.util.regex.Pattern.compile("(?:0+\\.?0*|\\.0+)[fF]?\\s*(<=|>=|<|>)\\s*(.+?)");
+    private static final java.util.regex.Pattern HALF_TERM =
+            java.util.regex.Pattern.compile("(.+?)\\s*([-+])\\s*0?\\.50*[fF]?");
+
+    /** {@code s} without blanks around it and without parentheses that enclose all of it. */
+    private static String unwrap(String s) {
+        String t = s.strip();
+        while (t.startsWith("(") && t.endsWith(")") && closes(t) == t.length() - 1)
+            t = t.substring(1, t.length() - 1).strip();
+        return t;
+    }
+
+    /** The index of the parenthesis that closes the one {@code s} starts with, or -1. */
+    private static int closes(String s) {
+        int d = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == '(') d++;
+            else if (s.charAt(i) == ')' && --d == 0) return i;
+        }
+        return -1;
+    }
+
+    /** The test and the two branches of a conditional expression at the top level of {@code s}, or null. */
+    private static String[] ternary(String s) {
+        int d = 0, q = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '(' || ch == '[') d++;
+            else if (ch == ')' || ch == ']') d--;
+            else if (d == 0 && ch == '?' && q < 0) q = i;
+            else if (d == 0
+                    && ch == ':'
+                    && q >= 0
+                    && !(i + 1 < s.length() && s.charAt(i + 1) == ':')
+                    && !(i > 0 && s.charAt(i - 1) == ':'))
+                return new String[] {s.substring(0, q), s.substring(q + 1, i), s.substring(i + 1)};
+        }
+        return null;
     }
 
     /**

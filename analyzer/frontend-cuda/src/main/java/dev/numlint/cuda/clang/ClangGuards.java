@@ -146,7 +146,12 @@ final class ClangGuards {
                 if (ClangFractions.small(n, a, b)) return CONSTANT;
             }
             if (n.spelling.equals("+") || n.spelling.equals("-")) {
-                boolean ca = constantTerm(a), cb = constantTerm(b);
+                // an unsigned integer term of a sum is never negative: it keeps a guarded term's bound from below
+                // (bits = data_bits + start_bits + stop_bits with the unsigned data_bits and the two others clamped at
+                // 0: session 62 round D, a modem's frame size)
+                boolean plus = n.spelling.equals("+");
+                boolean ca = constantTerm(a) || plus && unsignedTerm(a),
+                        cb = constantTerm(b) || plus && unsignedTerm(b);
                 if ((ga != null || ca) && (gb != null || cb)) return ga != null && !CONSTANT.equals(ga) ? ga : gb;
                 return null;
             }
@@ -190,6 +195,12 @@ final class ClangGuards {
         return min ? UPPER_ONLY : LOWER_ONLY;
     }
 
+    /** Whether {@code e} is of an unsigned integer type (under implicit conversions), and not a constant. */
+    private static boolean unsignedTerm(ClangNode e) {
+        ClangNode x = strip(e);
+        return x != null && integral(x.canonKind) && unsignedKind(x.canonKind) && x.canonKind != CXType_Bool;
+    }
+
     private static boolean constantTerm(ClangNode e) {
         return constant(e) != null || strip(e) != null && strip(e).value != null;
     }
@@ -221,6 +232,8 @@ final class ClangGuards {
                             + ClangTestSides.sided(test, usr, p.children.get(1) == c);
                 }
             }
+            String loop = ClangLoopConditions.guard(unit, p, c, at, usr);
+            if (loop != null) return loop;
             if (p.kind != CXCursor_CompoundStmt) continue;
             // a read under a label (case K: ...) is entered past the statements before it
             if (ClangSyntax.labelled(c) != c) return null;

@@ -29,6 +29,28 @@ final class ClangLoopConditions {
         return out;
     }
 
+    /**
+     * The guard a while or four-part for loop's condition is for {@code usr} read at {@code at} in its body
+     * ({@code body}, the child of {@code loop} on the way up): the condition holds at the start of every iteration, so
+     * a read that no statement of the iteration writes before it, and no loop inside the body re-runs past a write
+     * ({@code for (k = 0, p2 = a; k < 2 && p2 >= 0; ++k, p2 = b) r = p2 * 100 + .5;}: session 62 round D, an audio
+     * synthesizer's noise colours). Null when not so; a do loop runs its body before its test.
+     */
+    static String guard(ClangUnit unit, ClangNode loop, ClangNode body, ClangNode at, ClangGuards.Path usr) {
+        if (loop.kind != CXCursor_WhileStmt && loop.kind != CXCursor_ForStmt) return null;
+        if (loop.children.isEmpty() || loop.children.get(loop.children.size() - 1) != body) return null;
+        ClangNode test = condition(loop);
+        if (test == null || !ClangGuards.compares(test, usr) || ClangGuards.writes(test, usr)) return null;
+        ClangNode t = bare(test);
+        if (t != null && t.kind == CXCursor_BinaryOperator && t.spelling.equals("||")) return null;
+        if (ClangGuards.writtenBetween(loop, at, usr)) return null;
+        for (ClangNode p = at.parent; p != null && p != loop; p = p.parent)
+            if (isLoop(p) && ClangGuards.writes(p, usr)) return null; // its back edge reaches the read unchecked
+        if (ClangNegativeBranches.negative(at, test, usr, true)) return null;
+        return "the loop's test '" + unit.text(test) + "' (line " + test.line + ")"
+                + ClangTestSides.sided(test, usr, true);
+    }
+
     /** The condition of a while, do or four-part for loop, else null. */
     private static ClangNode condition(ClangNode loop) {
         if (loop.children.isEmpty()) return null;
