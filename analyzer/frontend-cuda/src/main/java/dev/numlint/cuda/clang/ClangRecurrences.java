@@ -206,4 +206,20 @@ final class ClangRecurrences {
     private static boolean memberOf(String x, String y) {
         return x.length() > y.length() && x.charAt(y.length()) == MEMBER && x.startsWith(y);
     }
+
+    /**
+     * Whether {@code loop} also multiplies or divides the accumulator {@code lhs} in place ({@code m *= tc0}): the sum
+     * is a recursive filter's state, each step's value a function of the last, in one order on every port.
+     */
+    static boolean scaled(ClangNode lhs, ClangNode loop) {
+        String key = ClangGuards.Path.key(strip(lhs));
+        if (key == null) return false;
+        boolean[] hit = {false};
+        loop.forEach(n -> {
+            if (hit[0] || n.kind != CXCursor_CompoundAssignOperator || n.children.size() != 2) return;
+            if (!n.spelling.equals("*=") && !n.spelling.equals("/=")) return;
+            if (key.equals(ClangGuards.Path.key(strip(n.children.get(0))))) hit[0] = true;
+        });
+        return hit[0];
+    }
 }

@@ -51,8 +51,19 @@ final class ClangSumFacts {
                 s.viaFma(),
                 s.gridStride(),
                 rewritten ? FunctionFacts.ResultCheck.NONE : resultCheck(unit, s, outer),
-                s.recurrence() && (rewritten || recurrentIn(s, outer)),
+                s.recurrence() && (rewritten || recurrentIn(s, outer)) || !rewritten && filtered(s, outer),
                 ClangConstantSums.of(s)));
+    }
+
+    /**
+     * Whether the loop at {@code outerLine} also scales the accumulator in place ({@link ClangRecurrences#scaled}): a
+     * recursive filter's state, not a sum of data.
+     */
+    private static boolean filtered(ClangSites.Sum s, int outerLine) {
+        for (ClangNode p = s.node().parent; p != null; p = p.parent) {
+            if (ClangSyntax.isLoop(p) && p.line == outerLine) return ClangRecurrences.scaled(s.target(), p);
+        }
+        return false;
     }
 
     /** Whether the sum is a recurrence within the loop at {@code outerLine}, the outermost that carries it. */
