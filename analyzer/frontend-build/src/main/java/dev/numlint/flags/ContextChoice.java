@@ -254,7 +254,11 @@ final class ContextChoice {
             if (isCuda(file) ? !cudaUnits : !hostUnits && !cmakeExport) continue;
             BuildContext c = chosen.get(file);
             if (c != null && (c.compiledVia() != null || c.notCompiledReason() != null)) continue;
-            if (model.make.files.containsKey(file) || model.py.files.containsKey(file)) continue;
+            // a Makefile's or setup.py's unit is the build's where the database holds a unit of its directory (a unit
+            // that failed under make -k); a directory with none was not built (sox's test/Makefile, which the
+            // top-level make does not run: session 62 round D, a long double warning in a test program)
+            if ((model.make.files.containsKey(file) || model.py.files.containsKey(file)) && builtDirectory(model, file))
+                continue;
             String why = !isCuda(file) && !hostUnits
                     ? "the compilation database " + printable(model.dbUsed) + ", CMake's export of this configuration,"
                             + " lists no C/C++ unit: this configuration compiles none"
@@ -278,6 +282,13 @@ final class ContextChoice {
                         + " that this configuration does not compile (the compilation database lists the others):"
                         + " analyzed, their findings are notes: " + String.join(", ", left.subList(0, shown))
                         + (left.size() > shown ? " and " + (left.size() - shown) + " more" : "")));
+    }
+
+    /** Whether the compilation database lists a unit in the directory of {@code file}. */
+    private static boolean builtDirectory(Model model, Path file) {
+        Path dir = file.getParent();
+        for (Path f : model.db.files.keySet()) if (java.util.Objects.equals(f.getParent(), dir)) return true;
+        return false;
     }
 
     /** Whether the compilation database {@code db} is CMake's export: a CMakeCache.txt lies beside it. */
