@@ -55,7 +55,7 @@ final class ClangDecides {
             List<TopLevelSplitter.FunctionDef> order, List<PToken> toks, BitSet conditionals, ClangSupplement clang) {
         java.util.Set<TopLevelSplitter.FunctionDef> out =
                 java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        if (clang.notCompiled() != null || Boolean.getBoolean("numlint.clang.wholeBranches")) return out;
+        if (clang.notCompiled() != null) return out;
         ClangUnit unit = clang.unit();
         BitSet errors = new BitSet();
         for (int l : unit.errorLines()) if (l > 0) errors.set(l);
