@@ -433,17 +433,7 @@ final class ClangTemplates {
                     || c.kind == CXCursor_TemplateTemplateParameter) tparams.add(c);
         }
         String[] bound = new String[tparams.size()];
-        List<ClangNode> params = parameters(g.node());
-        // fewer arguments than parameters: the rest take their defaults and bind nothing
-        for (int i = 0; i < Math.min(params.size(), args.size()); i++) {
-            Matcher m = PARAM.matcher(params.get(i).canon);
-            if (!m.matches()) continue;
-            int k = Integer.parseInt(m.group(1));
-            String t = argumentType(args.get(i), caller, m.group(2) != null);
-            if (t == null || k >= bound.length) continue;
-            if (bound[k] != null && !bound[k].equals(t)) return null;
-            bound[k] = t;
-        }
+        if (!deduceInto(g, args, caller, bound)) return null;
         for (int k = 0; k < bound.length; k++) {
             if (tparams.get(k).kind == CXCursor_TemplateTypeParameter && bound[k] == null) return null;
         }
@@ -457,18 +447,27 @@ final class ClangTemplates {
     private static List<String> deducedRest(
             ClangUnit.Function g, List<ClangNode> args, List<String> caller, List<String> written) {
         if (!written.contains(null)) return written;
-        List<String> out = new ArrayList<>(written);
+        String[] out = written.toArray(new String[0]);
+        return deduceInto(g, args, caller, out) ? java.util.Arrays.asList(out) : null;
+    }
+
+    /**
+     * Binds {@code bound[k]} for each parameter of {@code g} of a type parameter's type ({@code T}, {@code const T &},
+     * {@code T *}) from the type of the call's argument in the caller's instantiation; false when an argument
+     * contradicts a type already bound. Fewer arguments than parameters: the rest take their defaults, binding nothing.
+     */
+    private static boolean deduceInto(ClangUnit.Function g, List<ClangNode> args, List<String> caller, String[] bound) {
         List<ClangNode> params = parameters(g.node());
         for (int i = 0; i < Math.min(params.size(), args.size()); i++) {
             Matcher m = PARAM.matcher(params.get(i).canon);
             if (!m.matches()) continue;
             int k = Integer.parseInt(m.group(1));
             String t = argumentType(args.get(i), caller, m.group(2) != null);
-            if (t == null || k >= out.size()) continue;
-            if (out.get(k) == null) out.set(k, t);
-            else if (!out.get(k).equals(t)) return k < written.size() && written.get(k) != null ? null : out;
+            if (t == null || k >= bound.length) continue;
+            if (bound[k] != null && !bound[k].equals(t)) return false;
+            bound[k] = t;
         }
-        return out;
+        return true;
     }
 
     /** The concrete type of an argument in the caller's instantiation (its pointee for a pointer parameter), or null. */
