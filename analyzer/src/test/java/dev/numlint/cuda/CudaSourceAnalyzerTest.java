@@ -63,6 +63,31 @@ class CudaSourceAnalyzerTest {
         assertThat(byLine.get(4).message()).contains(stored);
     }
 
+    /** A cast of a call in a macro's body is quoted as the body reads, not by the macro's name (session 62). */
+    @Test
+    void aCastOfACallInAMacrosBodyIsQuotedAsTheBodyReads(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("m.c"),
+                String.join(
+                        "\n",
+                        "#include <math.h>",
+                        "#define SLOT(ANG) { const float h1 = (ANG) * 256.f; n = (unsigned int)floorf(h1) & 255u; }",
+                        "unsigned slot(float ang) {",
+                        "    unsigned n;",
+                        "    SLOT(ang);",
+                        "    return n;",
+                        "}",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.ruleId().equals("NL001"))
+                .extracting(Finding::message)
+                .singleElement()
+                .asString()
+                .startsWith("'(unsigned int)(floorf(h1)");
+    }
+
     /**
      * A function with a conditional branch Clang's configuration does not compile ({@code #if __CUDA_ARCH__ >= 700}):
      * Clang decides the lines it compiled (its quotes, its types through typedefs), the hand-written front end only

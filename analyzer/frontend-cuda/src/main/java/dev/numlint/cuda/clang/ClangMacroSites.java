@@ -94,6 +94,18 @@ final class ClangMacroSites {
                 String x = render(operandOf(n));
                 return x == null ? null : "(" + n.type + ")" + x;
             }
+            case CXCursor_CallExpr -> {
+                // floorf(h1) of a macro's body (setBfree's x_ifloorf(h1), session 62: quoted as the macro's name)
+                String f = callee(n);
+                if (f.isEmpty()) return null;
+                List<String> args = new java.util.ArrayList<>();
+                for (ClangNode a : arguments(n)) {
+                    String x = render(a);
+                    if (x == null) return null;
+                    args.add(x);
+                }
+                return f + "(" + String.join(", ", args) + ")";
+            }
             default -> {
                 return null;
             }
