@@ -249,6 +249,9 @@ final class ContextChoice {
         // unit compiles no C/C++ file (session 60: a neural network's USE_GPU=ON build, whose CPU sources gave
         // default-visible warnings); FindCUDA's export without .cu entries still says nothing about .cu files
         boolean cmakeExport = cudaUnits && !hostUnits && cmakeExport(model.dbFile);
+        // the directories the database holds a unit of
+        Set<Path> builtDirs = new java.util.HashSet<>();
+        for (Path f : model.db.files.keySet()) if (f.getParent() != null) builtDirs.add(f.getParent());
         for (Path file : sources) {
             if (!unit(file) || model.db.files.containsKey(file) || includedByDbUnits.contains(file)) continue;
             if (isCuda(file) ? !cudaUnits : !hostUnits && !cmakeExport) continue;
@@ -257,8 +260,8 @@ final class ContextChoice {
             // a Makefile's or setup.py's unit is the build's where the database holds a unit of its directory (a unit
             // that failed under make -k); a directory with none was not built (sox's test/Makefile, which the
             // top-level make does not run: session 62 round D, a long double warning in a test program)
-            if ((model.make.files.containsKey(file) || model.py.files.containsKey(file)) && builtDirectory(model, file))
-                continue;
+            if ((model.make.files.containsKey(file) || model.py.files.containsKey(file))
+                    && builtDirs.contains(file.getParent())) continue;
             String why = !isCuda(file) && !hostUnits
                     ? "the compilation database " + printable(model.dbUsed) + ", CMake's export of this configuration,"
                             + " lists no C/C++ unit: this configuration compiles none"
@@ -282,13 +285,6 @@ final class ContextChoice {
                         + " that this configuration does not compile (the compilation database lists the others):"
                         + " analyzed, their findings are notes: " + String.join(", ", left.subList(0, shown))
                         + (left.size() > shown ? " and " + (left.size() - shown) + " more" : "")));
-    }
-
-    /** Whether the compilation database lists a unit in the directory of {@code file}. */
-    private static boolean builtDirectory(Model model, Path file) {
-        Path dir = file.getParent();
-        for (Path f : model.db.files.keySet()) if (java.util.Objects.equals(f.getParent(), dir)) return true;
-        return false;
     }
 
     /** Whether the compilation database {@code db} is CMake's export: a CMakeCache.txt lies beside it. */

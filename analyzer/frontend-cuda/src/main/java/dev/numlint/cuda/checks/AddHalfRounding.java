@@ -173,19 +173,8 @@ public final class AddHalfRounding implements CudaCheck {
     /** {@code s} without blanks around it and without parentheses that enclose all of it. */
     private static String unwrap(String s) {
         String t = s.strip();
-        while (t.startsWith("(") && t.endsWith(")") && closes(t) == t.length() - 1)
-            t = t.substring(1, t.length() - 1).strip();
+        while (Consequences.enclosed(t)) t = t.substring(1, t.length() - 1).strip();
         return t;
-    }
-
-    /** The index of the parenthesis that closes the one {@code s} starts with, or -1. */
-    private static int closes(String s) {
-        int d = 0;
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) == '(') d++;
-            else if (s.charAt(i) == ')' && --d == 0) return i;
-        }
-        return -1;
     }
 
     /** The test and the two branches of a conditional expression at the top level of {@code s}, or null. */

@@ -216,22 +216,8 @@ final class ClangElementRings {
             if (p.kind != CXCursor_CompoundStmt) continue;
             for (int k = p.children.indexOf(c) - 1; k >= 0; k--) {
                 ClangNode st = p.children.get(k);
-                if (st.kind == CXCursor_DeclStmt) {
-                    for (ClangNode d : st.children) {
-                        if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) {
-                            ClangNode init = d.children.isEmpty() ? null : d.children.get(d.children.size() - 1);
-                            return init != null && clang_isExpressionKind(init.kind) ? init : null;
-                        }
-                    }
-                }
-                ClangNode a = bare(st);
-                if (a != null
-                        && a.kind == CXCursor_BinaryOperator
-                        && a.spelling.equals("=")
-                        && a.children.size() == 2) {
-                    ClangNode t = strip(a.children.get(0));
-                    if (t != null && t.kind == CXCursor_DeclRefExpr && usr.equals(t.refUsr)) return a.children.get(1);
-                }
+                ClangNode value = ClangFractions.assigned(st, usr); // v = E; or T v = E;
+                if (value != null) return clang_isExpressionKind(value.kind) ? value : null;
                 boolean[] w = {false};
                 st.forEach(n -> w[0] |= ClangLoops.writes(n, usr));
                 if (w[0]) return null;

@@ -371,13 +371,6 @@ final class ClangLoops {
             }
             if (carrier != null) recurrent = ClangRecurrences.in(lhs, List.of(acc.children.get(1)), carrier);
         }
-        if (!Boolean.TRUE.equals(recurrent) && !lines.isEmpty()) {
-            // a filter: the loop also scales the accumulator (m *= tc0; if (bit) m += tc1;: a leaky integrator, whose
-            // old rounding errors decay with the factor; session 62 round D, a CVSD codec)
-            for (ClangNode l : chain) {
-                if (l.line == lines.get(0) && ClangRecurrences.scaled(lhs, l)) recurrent = true;
-            }
-        }
         String partials = null;
         if (lines.size() == 1) {
             for (ClangNode l : chain) {
