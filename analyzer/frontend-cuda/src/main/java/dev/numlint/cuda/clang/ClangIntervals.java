@@ -113,6 +113,9 @@ final class ClangIntervals {
                 double[] b = eval(n.children.get(1), fn, depth - 1);
                 double[] r = ValueBounds.arith(n.spelling.charAt(0), a, b, integral(n.canonKind));
                 int sign = n.spelling.equals("*") ? ClangSquares.sign(unit, n) : 0;
+                // the reads of one variable on both sides (ClangSameSigns: r / ((r << 1) / k), k > 0)
+                if (sign == 0 && r[0] < 0 && r[1] > 0 && (n.spelling.equals("*") || n.spelling.equals("/")))
+                    sign = ClangSameSigns.sign(this, n, fn, depth - 1);
                 if (sign > 0) r[0] = Math.max(r[0], 0);
                 if (sign < 0) r[1] = Math.min(r[1], 0);
                 return r;
@@ -238,9 +241,9 @@ final class ClangIntervals {
      * The initializers of {@code fn}'s variable declarations, and the variables (USRs) written or aliased after
      * their declaration: once per function.
      */
-    private record Definitions(java.util.Map<String, ClangNode> initial, Set<String> written) {}
+    record Definitions(java.util.Map<String, ClangNode> initial, Set<String> written) {}
 
-    private Definitions definitions(ClangUnit.Function fn) {
+    Definitions definitions(ClangUnit.Function fn) {
         return unit.perFunction("interval-definitions", fn.node(), () -> {
             java.util.Map<String, ClangNode> init = new java.util.HashMap<>();
             Set<String> written = new HashSet<>();
