@@ -14,8 +14,9 @@ import java.util.Set;
  * scaled by a non-negative constant and offset ({@code r * 2 + p}) on its way, when the clamp's lower bound is that
  * offset (the same text) or a constant at least the offset's constant; stored in a local, the clamp must be the next
  * statement and assign the same local ({@code v = clamp(v, lo, hi)}, {@code v = std::max(v, 0)}) or return it clamped
- * ({@code return std::max(v, 1);}), or a test among the
- * clamps by tests that follow it ({@code if (v >= N) v = N - 1; if (v < 0) v = 0;}, {@link ClangClampTests}).
+ * ({@code return std::max(v, 1);}), or the next statement's value is one for every value at most 0 of the local
+ * ({@code v = MIN(MAX(0, v), 64);} of macros, {@link ClangLowerClamps}), or a test among the clamps by tests that
+ * follow it ({@code if (v >= N) v = N - 1; if (v < 0) v = 0;}, {@link ClangClampTests}).
  */
 final class ClangRoundingClamps {
     private ClangRoundingClamps() {}
@@ -83,7 +84,8 @@ final class ClangRoundingClamps {
         ClangNode next = strip(stmt.parent.children.get(at + 1));
         // return std::max(length, 1); (session 53: a reverb's delay lengths)
         if (next != null && next.kind == CXCursor_ReturnStmt && next.children.size() == 1) {
-            return clampOf(unit, strip(next.children.get(0)), usr);
+            String k = clampOf(unit, strip(next.children.get(0)), usr);
+            return k != null || !ClangLowerClamps.settles(next.children.get(0), usr) ? k : "clamp at line " + next.line;
         }
         if (next == null
                 || next.kind != CXCursor_BinaryOperator
@@ -92,7 +94,9 @@ final class ClangRoundingClamps {
         ClangNode lhs = strip(next.children.get(0));
         ClangNode call = strip(next.children.get(1));
         if (lhs == null || lhs.kind != CXCursor_DeclRefExpr || !usr.equals(lhs.refUsr)) return null;
-        return clampOf(unit, call, usr);
+        String k = clampOf(unit, call, usr);
+        // v = MIN(MAX(0, v), 64); of macros written as ?: (ClangLowerClamps)
+        return k != null || !ClangLowerClamps.settles(call, usr) ? k : "clamp at line " + next.line;
     }
 
     /** {@link #bound} of {@code call} when it is a call with the local {@code usr} as an argument, else null. */
