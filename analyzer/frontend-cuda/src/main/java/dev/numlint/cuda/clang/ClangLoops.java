@@ -334,6 +334,8 @@ final class ClangLoops {
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt) t = boundTrips(chain.get(i), in);
             // a logarithmic loop (offset /= 2, mask <<= 1, k *= 2) counts once, as the hand-written ForLoopTrips does
             if (t < 0 && logarithmic(chain.get(i))) t = 1;
+            // every path through the body leaves the loop: one pass (ClangSinglePass, a solver's for (;;))
+            if (ClangSinglePass.of(chain.get(i))) t = 1;
             // a ring the loop clears a slot at a time: a slot gathers the terms of at most as many iterations as the
             // ring has slots
             ClangElementRings.Cleared ring = t < 0 ? rings.get(chain.get(i)) : null;
