@@ -78,6 +78,43 @@ public final class TreeMacros {
     }
 
     /**
+     * The file name the compile command's {@code args} give a computed {@code #include macro}: the last
+     * {@code -Dmacro="name"} (or {@code <name>}), with its quotes or brackets, when the value is that one string and
+     * nothing else, no {@code -U macro} follows it and the command forces no files ({@link ByCommand#FORCES}); else
+     * null. A GUI host unit compiled once per plugin GUI with {@code -DPLUGIN_SOURCE="gui/meter.c"} and
+     * {@code #include PLUGIN_SOURCE} (session 63 round B). The name is then an include like any written one, checked
+     * as such before Clang reads it.
+     */
+    public static String definedName(String macro, java.util.List<String> args) {
+        if (macro == null || macro.isEmpty() || macro.startsWith("_")) return null;
+        String name = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            boolean separate = (a.equals("-D") || a.equals("-U")) && i + 1 < args.size();
+            String v = separate ? args.get(i + 1) : a.startsWith("-D") || a.startsWith("-U") ? a.substring(2) : null;
+            if (a.startsWith("-include")
+                    || a.startsWith("--pre-include")
+                    || a.startsWith("-imacros")
+                    || a.startsWith("-fmodules")) return null;
+            if (v == null) continue;
+            if (separate) i++;
+            if (a.startsWith("-U")) {
+                if (v.equals(macro)) name = null;
+                continue;
+            }
+            if (v.equals(macro) || v.startsWith(macro + "(")) name = null;
+            else if (v.startsWith(macro + "=")) {
+                String value = v.substring(macro.length() + 1);
+                // a relative name that does not climb: an absolute or climbing one is refused as a written one is
+                String inner = value.length() > 2 ? value.substring(1, value.length() - 1) : "";
+                boolean plain = !inner.startsWith("/") && !inner.contains("..") && !inner.contains(":");
+                name = plain && value.matches("\"[^\"\\\\\\s]+\"|<[^<>\\s]+>") ? value : null;
+            }
+        }
+        return name;
+    }
+
+    /**
      * Whether nothing can give {@code macro} a value for a compile with {@code args} in the trees at {@code realRoots}:
      * no reserved name, the command neither defines it nor forces files ({@link #byCommand}), and no file of the
      * trees may define it ({@link #mayDefine}). A computed {@code #include macro} then reads no file. What a trusted

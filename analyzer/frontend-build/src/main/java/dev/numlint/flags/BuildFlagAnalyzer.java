@@ -699,7 +699,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                                 k -> new ArrayList<>())
                         .add(h);
             }
-            Path src = CompileCommandsAudit.resolve(ctx, e, byName, ambiguous);
+            Path src = CompileCommandsAudit.resolve(ctx, e, base, byName, ambiguous);
             Path link = null;
             if (src != null && !scannedSet.contains(src)) {
                 // compiled through a symbolic link to a scanned file (madgraph4gpu's P1_*/X.cc -> ../X.cc): the

@@ -166,12 +166,16 @@ final class CompileCommandsAudit {
         return b.equals("ccache") || b.equals("sccache") || b.equals("distcc") || b.equals("env");
     }
 
-    /** The scanned file an entry compiles: its path, or (database from another machine) the same path tail. */
-    static Path resolve(ScanContext ctx, Entry e, Map<String, Path> byName, Set<String> ambiguous) {
+    /**
+     * The scanned file an entry compiles: its path (relative to {@code base}, the entry's directory as the database's
+     * own directory resolves it), or (database from another machine) the same path tail.
+     */
+    static Path resolve(ScanContext ctx, Entry e, Path base, Map<String, Path> byName, Set<String> ambiguous) {
         Path p;
         try {
             p = Path.of(e.file());
-            if (!p.isAbsolute() && e.directory() != null)
+            if (!p.isAbsolute() && base != null) p = base.resolve(p);
+            else if (!p.isAbsolute() && e.directory() != null)
                 p = Path.of(e.directory()).resolve(p);
             p = p.normalize();
         } catch (InvalidPathException ex) {

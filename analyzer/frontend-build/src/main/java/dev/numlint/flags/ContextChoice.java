@@ -26,6 +26,41 @@ final class ContextChoice {
     private ContextChoice() {}
 
     /**
+     * The database's units that the scan does not list (excluded), inside the scanned tree, each a regular file and
+     * no link, with their database context and its other commands as variants, in path order.
+     */
+    private static Map<Path, BuildContext> unscannedUnits(ScanContext ctx, Model model, Set<Path> scanned) {
+        Map<Path, BuildContext> out = new LinkedHashMap<>();
+        if (ctx.root() == null || model.db.files.isEmpty()) return out;
+        Path root;
+        try {
+            root = ctx.root().toAbsolutePath().normalize().toRealPath();
+        } catch (java.io.IOException | RuntimeException e) {
+            return out;
+        }
+        for (Path u : new java.util.TreeSet<>(model.db.files.keySet())) {
+            if (scanned.contains(u) || !isSource(u)) continue;
+            try {
+                if (!Files.isRegularFile(u, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        || !u.toRealPath().startsWith(root)) continue;
+            } catch (java.io.IOException | RuntimeException e) {
+                continue;
+            }
+            BuildContext own = model.db.files.get(u);
+            BuildContext c = BuildContext.defaults();
+            mergeDistinct(c, own);
+            c.configuration(own.configuration()).compiled(true);
+            for (BuildContext v : model.db.others.getOrDefault(u, List.of())) {
+                BuildContext vc = BuildContext.defaults();
+                mergeDistinct(vc, v);
+                c.addVariant(vc.configuration(v.configuration()).compiled(true));
+            }
+            out.put(u, c);
+        }
+        return out;
+    }
+
+    /**
      * The build context of every scanned source, by authority: its compile_commands.json entry; else the Makefile
      * command that compiles it, else the directory-wide flags of the Makefiles above it (a Makefile wins over a
      * CMake project in the same tree, since it is what {@code make} runs there, except for a .cu that the Makefiles give
@@ -128,25 +163,35 @@ final class ContextChoice {
         java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(tus);
         Map<Path, Integer> depth = new HashMap<>();
         for (Path p : compiled) depth.put(p, 0);
+        // units of the database the scan leaves out (--exclude 'robtk/**') still give the scanned files they include
+        // their context: a GUI host unit that #includes each plugin GUI (session 63 round B)
+        Map<Path, BuildContext> unscanned = unscannedUnits(ctx, model, scanned);
+        for (Path u : unscanned.keySet()) depth.put(u, 0);
+        queue.addAll(unscanned.keySet());
         while (!queue.isEmpty()) {
             Path tu = queue.poll();
-            BuildContext tc = chosen.get(tu);
+            BuildContext tc = chosen.containsKey(tu) ? chosen.get(tu) : unscanned.get(tu);
             if (tc == null || depth.get(tu) >= 16) continue;
-            for (Path inc : IncludeScan.quotedIncludes(tu, tc.includePaths(), scanned)) {
-                if (compiled.contains(inc) || depth.containsKey(inc)) continue;
-                Path via = tc.compiledVia() != null ? tc.compiledVia() : tu;
-                BuildContext c = BuildContext.defaults();
-                mergeDistinct(c, tc);
-                String base = tc.configuration() == null
-                        ? ""
-                        : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
-                c.compiledVia(via)
-                        .compiled(true)
-                        .configuration("compiled through " + ctx.relativize(via) + ": " + base);
-                chosen.put(inc, c);
-                depth.put(inc, depth.get(tu) + 1);
-                queue.add(inc);
-            }
+            // each variant of the unit's command too: the one whose -D names a computed include's file gives it its
+            // context (-DPLUGIN_SOURCE="gui/meter.c", IncludeScan)
+            List<BuildContext> commands = new ArrayList<>(List.of(tc));
+            commands.addAll(tc.variants());
+            for (BuildContext vc : commands)
+                for (Path inc : IncludeScan.quotedIncludes(tu, vc.includePaths(), scanned, vc.defines())) {
+                    if (compiled.contains(inc) || depth.containsKey(inc)) continue;
+                    Path via = tc.compiledVia() != null ? tc.compiledVia() : tu;
+                    BuildContext c = BuildContext.defaults();
+                    mergeDistinct(c, vc);
+                    String base = tc.configuration() == null
+                            ? ""
+                            : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
+                    c.compiledVia(via)
+                            .compiled(true)
+                            .configuration("compiled through " + ctx.relativize(via) + ": " + base);
+                    chosen.put(inc, c);
+                    depth.put(inc, depth.get(tu) + 1);
+                    queue.add(inc);
+                }
         }
         deviceFromCudaIncluders(chosen, compiled, tus, scanned);
         notCompiledByDatabase(ctx, model, sources, chosen, includedByDbUnits);

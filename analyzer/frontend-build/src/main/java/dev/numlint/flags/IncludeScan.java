@@ -24,6 +24,15 @@ final class IncludeScan {
      * {@code <x>} too) relative to each include path.
      */
     static List<Path> quotedIncludes(Path file, List<Path> includePaths, Set<Path> scanned) {
+        return quotedIncludes(file, includePaths, scanned, List.of());
+    }
+
+    /**
+     * As {@link #quotedIncludes(Path, List, Set)}, and {@code #include NAME} of a macro that {@code defines} (the
+     * unit's {@code -D}s, {@code NAME=VALUE}) gives one file name: {@code -DPLUGIN_SOURCE="gui/meter.c"} (a GUI host
+     * unit compiled once per plugin GUI, session 63 round B).
+     */
+    static List<Path> quotedIncludes(Path file, List<Path> includePaths, Set<Path> scanned, List<String> defines) {
         List<Path> out = new ArrayList<>();
         String text;
         try (InputStream in = Files.newInputStream(file)) {
@@ -44,7 +53,18 @@ final class IncludeScan {
                 if (text.startsWith("include", k)) {
                     k += 7;
                     while (k < e && (text.charAt(k) == ' ' || text.charAt(k) == '\t')) k++;
-                    if (k < e && (text.charAt(k) == '"' || text.charAt(k) == '<')) {
+                    int m = k;
+                    while (m < e && (Character.isLetterOrDigit(text.charAt(m)) || text.charAt(m) == '_')) m++;
+                    String named = m > k ? named(text.substring(k, m), defines) : null;
+                    if (named != null && text.substring(m, e).isBlank()) {
+                        Path p = resolve(
+                                file,
+                                named.substring(1, named.length() - 1),
+                                named.charAt(0) == '"',
+                                includePaths,
+                                scanned);
+                        if (p != null && !out.contains(p)) out.add(p);
+                    } else if (k < e && (text.charAt(k) == '"' || text.charAt(k) == '<')) {
                         char close = text.charAt(k) == '"' ? '"' : '>';
                         int end = text.indexOf(close, k + 1);
                         if (end > k + 1 && end < e) {
@@ -57,6 +77,13 @@ final class IncludeScan {
             i = e + 1;
         }
         return out;
+    }
+
+    /** The quoted or bracketed file name the last {@code NAME=VALUE} of {@code defines} gives, or null. */
+    private static String named(String macro, List<String> defines) {
+        String value = null;
+        for (String d : defines) if (d.startsWith(macro + "=")) value = d.substring(macro.length() + 1);
+        return value != null && value.matches("\"[^\"\\\\\\s]+\"|<[^<>\\s]+>") ? value : null;
     }
 
     private static Path resolve(Path file, String name, boolean quoted, List<Path> includePaths, Set<Path> scanned) {

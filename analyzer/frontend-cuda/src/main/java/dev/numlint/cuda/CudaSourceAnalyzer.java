@@ -183,6 +183,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
             public void inParallel(int n, Runnable worker) {
                 FileWorkers.run(ctx, n, worker);
             }
+
+            @Override
+            public Preprocessor.Dialect dialect(Path file) {
+                return CudaSourceAnalyzer.dialect(file);
+            }
         };
         for (List<Path> phase : List.of(sources, viaIncluder, headers)) {
             // --scope build: the headers the build's units read, known once the units are preprocessed
@@ -431,7 +436,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // listed header in the first compiled unit that includes it
             ClangSupplements.Unit through = from != null
                     ? IncludedSources.translationUnit(
-                            run, from.includer(), CudaSourceAnalyzer::isHeader, CudaSourceAnalyzer::dialect)
+                            run, from.includer(), real, CudaSourceAnalyzer::isHeader, CudaSourceAnalyzer::dialect)
                     : isHeader(file) ? UnitHeaders.unitOf(run, real) : null;
             // the analysis cache (a file reached only through an include: keyed by its includer's macros too)
             String key = run.cache == null

@@ -55,6 +55,9 @@ final class IncludedSources {
 
         /** Runs {@code worker} on the scan's threads, for {@code n} files. */
         void inParallel(int n, Runnable worker);
+
+        /** The language a file is read in when no build context says CUDA ({@code CudaSourceAnalyzer.dialect}). */
+        Preprocessor.Dialect dialect(Path file);
     }
 
     /**
@@ -85,6 +88,17 @@ final class IncludedSources {
                 }
             });
         }
+    }
+
+    /**
+     * Whether the build compiles {@code file} through the unit {@code unit} with another command than the unit's
+     * first: its context ({@code ContextChoice}) names the unit and has other defines than the unit's.
+     */
+    static boolean variantOf(CudaScanRun run, Path file, Path unit) {
+        BuildContext bc = run.ctx.buildContext(file);
+        Path via = bc.compiledVia() == null ? null : CudaScanRun.realPath(bc.compiledVia());
+        return unit.equals(via)
+                && !bc.defines().equals(run.ctx.buildContext(unit).defines());
     }
 
     /** A listed source that the build compiles only through an include of it (never a header). */
@@ -189,6 +203,20 @@ final class IncludedSources {
             Path includer,
             java.util.function.Predicate<Path> isHeader,
             java.util.function.Function<Path, Preprocessor.Dialect> dialect) {
+        return translationUnit(run, includer, null, isHeader, dialect);
+    }
+
+    /**
+     * As {@link #translationUnit(CudaScanRun, Path, java.util.function.Predicate, java.util.function.Function)} for the
+     * file {@code target}: a unit that compiles it through another command than its first ({@link #variantOf}) is
+     * parsed with that command, the target's own context.
+     */
+    static ClangSupplements.Unit translationUnit(
+            CudaScanRun run,
+            Path includer,
+            Path target,
+            java.util.function.Predicate<Path> isHeader,
+            java.util.function.Function<Path, Preprocessor.Dialect> dialect) {
         Path p = includer;
         for (int i = 0; i < ProjectHeaders.MAX_INCLUDE_DEPTH; i++) {
             BuildContext bc = run.ctx.buildContext(p);
@@ -204,7 +232,9 @@ final class IncludedSources {
         }
         try {
             if (Files.size(p) > run.maxHeaderBytes) return null;
-            BuildContext bc = run.ctx.buildContext(p);
+            BuildContext bc = target != null && variantOf(run, target, p)
+                    ? run.ctx.buildContext(target)
+                    : run.ctx.buildContext(p);
             Preprocessor.Dialect d = bc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : dialect.apply(p);
             return new ClangSupplements.Unit(p, Files.readAllBytes(p), bc, d);
         } catch (IOException | RuntimeException e) {
@@ -236,6 +266,32 @@ final class IncludedSources {
                 }
             });
         }
+        // a source the build compiles through another command of a unit than the first (-DPLUGIN_SOURCE="gui/b.c" of
+        // a GUI host unit's second entry, session 63 round B): the unit's preprocessing did not reach it; Clang
+        // parses the unit with that command (the source's own context, ContextChoice), the hand-written front end
+        // reads it without the unit's macros
+        List<Path> throughVariants = new ArrayList<>();
+        for (Path f : left) {
+            BuildContext bc = run.ctx.buildContext(f);
+            Path via = bc.compiledVia() == null ? null : CudaScanRun.realPath(bc.compiledVia());
+            // a unit the scan preprocessed, or one it leaves out (excluded; ContextChoice checked it is a regular file
+            // of the tree)
+            boolean unit = via != null && (run.unitsPreprocessed.contains(via) || !run.listed.contains(via));
+            if (unit && variantOf(run, f, via)) throughVariants.add(f);
+        }
+        left.removeAll(throughVariants);
+        ConcurrentLinkedQueue<Path> queue = new ConcurrentLinkedQueue<>(throughVariants);
+        driver.inParallel(throughVariants.size(), () -> {
+            Path f;
+            while ((f = queue.poll()) != null) {
+                BuildContext bc = run.ctx.buildContext(f);
+                Preprocessor.Dialect d = bc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : driver.dialect(f);
+                driver.analyze(
+                        f,
+                        sink,
+                        new CudaScanRun.IncludedFrom(CudaScanRun.realPath(bc.compiledVia()), new HashMap<>(), d));
+            }
+        });
         List<String> alone = new ArrayList<>();
         for (Path f : left) {
             driver.analyze(f, sink, null);

@@ -364,6 +364,15 @@ final class Preprocessor {
                     // project's -I src); "<name>" tells it from a quoted include
                     int end = rest.indexOf('>', 1);
                     if (end > 1 && includes != null) includes.include(rest.substring(0, end + 1), line);
+                } else if (active && includes != null) {
+                    // #include PLUGIN_SOURCE of a macro that is one string ("gui/meter.c", a -D of the unit's
+                    // command: a GUI host unit compiled once per plugin GUI, session 63 round B): that include
+                    Macro m = macros.get(rest.strip());
+                    String v = m == null || m.params() != null || m.body().size() != 1
+                            ? ""
+                            : m.body().get(0).getText();
+                    if (v.length() > 2 && v.startsWith("\"") && v.endsWith("\"") && v.indexOf('\\') < 0)
+                        includes.include(v.substring(1, v.length() - 1), line);
                 }
                 break;
             default:

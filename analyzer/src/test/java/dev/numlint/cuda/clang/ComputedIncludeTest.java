@@ -74,6 +74,39 @@ class ComputedIncludeTest {
     }
 
     @Test
+    void theUnitsOwnIncludeOfAFileItsCommandNamesIsFollowedAsAWrittenOne() throws Exception {
+        // a GUI host unit compiled once per GUI with -DPLUGIN_SOURCE="gui/meter.c" (session 63 round B)
+        Files.createDirectories(tree.resolve("gui"));
+        Files.writeString(tree.resolve("gui/meter.c"), "int meter(void) { return 1; }\n");
+        Path unit = tree.resolve("host.c");
+        byte[] text = "#include PLUGIN_SOURCE\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(unit, text);
+        String inc = "-I" + tree;
+        assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of("-DPLUGIN_SOURCE=\"gui/meter.c\"", inc)))
+                .isNull();
+        // a name outside the tree, climbing out of it, not one string, undefined again or with forced files: refused
+        for (List<String> args : List.of(
+                List.of("-DPLUGIN_SOURCE=\"/etc/passwd\""),
+                List.of("-DPLUGIN_SOURCE=\"../../etc/passwd\"", inc),
+                List.of("-DPLUGIN_SOURCE=\"gui/meter.c\" EXTRA", inc),
+                List.of("-DPLUGIN_SOURCE=NAME", inc),
+                List.of("-DPLUGIN_SOURCE=\"gui/meter.c\"", "-UPLUGIN_SOURCE", inc),
+                List.of("-DPLUGIN_SOURCE=\"gui/meter.c\"", "-include", "pre.h", inc)))
+            assertThat(ClangIncludeClosure.refusal(tree, unit, text, args))
+                    .as(args.toString())
+                    .contains("computed");
+        // a named file the tree links outside itself is refused as a written include of it is
+        Path outside = Files.createTempFile("outside", ".c");
+        try {
+            Files.createSymbolicLink(tree.resolve("gui/link.c"), outside);
+            assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of("-DPLUGIN_SOURCE=\"gui/link.c\"", inc)))
+                    .contains("leads outside the scanned tree");
+        } finally {
+            Files.deleteIfExists(outside);
+        }
+    }
+
+    @Test
     void aLargeFileWithoutTheWordIsNoReasonToRefuseOneWithItIs() throws Exception {
         config();
         // a pack of .git or a data set larger than a file read whole: streamed

@@ -44,7 +44,10 @@ final class ClangIncludeClosure {
             if (real != null) realRoots.add(real);
         }
         java.util.function.Predicate<String> harmless = harmless(realRoots, args);
-        String direct = ClangFrontEnd.refusal(roots, file, text, harmless);
+        // the unit's computed include of a file the command names (-DPLUGIN_SOURCE="gui/meter.c"): followed below as
+        // the include it names, with the same checks as a written one
+        java.util.function.Predicate<String> named = m -> named(m, realRoots, args) != null;
+        String direct = ClangFrontEnd.refusal(roots, file, text, harmless.or(named));
         if (direct != null && direct.startsWith("a computed #include")) {
             // the unit's own computed include: which macro, and who may define it
             Set<String> names = new LinkedHashSet<>();
@@ -59,6 +62,10 @@ final class ClangIncludeClosure {
         Set<Path> seen = new LinkedHashSet<>();
         Set<String> own = new LinkedHashSet<>();
         ClangFrontEnd.includeNames(text, own);
+        for (String n : List.copyOf(own)) {
+            String name = named(ClangFrontEnd.computedMacro(n), realRoots, args);
+            if (name != null) own.add(name.substring(1, name.length() - 1));
+        }
         String r = follow(file, own, dirs, realRoots, todo, seen);
         while (r == null && !todo.isEmpty()) {
             Path h = todo.poll();
@@ -86,6 +93,15 @@ final class ClangIncludeClosure {
      */
     private static java.util.function.Predicate<String> harmless(List<Path> realRoots, List<String> args) {
         return macro -> TreeMacros.undefinable(macro, args, realRoots);
+    }
+
+    /**
+     * The file name ({@code "name"} or {@code <name>}) that the compile command alone gives a computed include of
+     * {@code macro} ({@link TreeMacros#definedName}), when no file of the trees may define the macro; else null.
+     */
+    private static String named(String macro, List<Path> realRoots, List<String> args) {
+        if (macro == null || realRoots.isEmpty() || mayDefine(realRoots, macro)) return null;
+        return TreeMacros.definedName(macro, args);
     }
 
     /** Whether a file in one of {@code realRoots} may define {@code macro} ({@link TreeMacros}). */
