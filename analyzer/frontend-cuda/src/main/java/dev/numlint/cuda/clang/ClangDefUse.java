@@ -120,12 +120,13 @@ final class ClangDefUse {
             if (q.kind == CXCursor_CallExpr) call[0] = true;
         });
         if (call[0] || x.value != null) return false;
-        String xt = squash(unit.text(x));
         ClangNode l = strip(s.children.get(0));
         ClangNode r = strip(s.children.get(1));
         if (l == null || r == null) return false;
-        boolean lx = squash(unit.text(l)).equals(xt);
-        boolean rx = squash(unit.text(r)).equals(xt);
+        // by their trees: the nodes of a macro's expansion all have the invocation's text (GAINLINE(20), meters.lv2,
+        // session 63: a height minus a top offset taken for x - (x + c))
+        boolean lx = ClangSyntax.sameTree(l, x);
+        boolean rx = ClangSyntax.sameTree(r, x);
         if (lx && r.value != null && r.value != 0) return true;
         return s.spelling.equals("+") && rx && l.value != null && l.value != 0;
     }
