@@ -62,8 +62,7 @@ final class ClangGuards {
 
     /**
      * Whether {@code x} holds a floating value: of a floating type, or of a template parameter's type in the pattern
-     * ({@code T value} of a template whose floating instantiations made its conversion one: {@code value >= 0 ?
-     * int(value + 0.5) : ...} is as limited as with {@code float value}).
+     * ({@code T value} of floating instantiations: {@code value >= 0 ? int(value + 0.5) : ...} is limited as well).
      */
     static boolean valued(ClangNode x) {
         return floating(x.canonKind) || x.canon != null && x.canon.matches("(const )?type-parameter-\\d+-\\d+");
@@ -284,6 +283,7 @@ final class ClangGuards {
                 if (byReference != null) return byReference;
                 String remainder = ClangRemainderSteps.of(unit, p, k, usr);
                 if (remainder != null) return remainder;
+                if (!label && ClangConstantStores.keeps(s, usr)) continue; // if (f == 0) d = 0; (a constant in range)
                 if (writes(s, usr) || label) return null;
             }
         }
