@@ -330,7 +330,7 @@ final class ClangCleanUps {
         if (a == null || b == null) return false;
         if (a.kind == CXCursor_DeclRefExpr && b.kind == CXCursor_DeclRefExpr)
             return a.refUsr != null && a.refUsr.equals(b.refUsr);
-        return squash(unit.text(a)).equals(squash(unit.text(b)));
+        return squash(unit.text(a)).equals(squash(unit.text(b))) && sameTree(a, b);
     }
 
     /**

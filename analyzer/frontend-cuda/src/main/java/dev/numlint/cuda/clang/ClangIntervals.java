@@ -306,7 +306,10 @@ final class ClangIntervals {
     private boolean complement(ClangNode u, ClangNode w) {
         if (u.kind != CXCursor_BinaryOperator || !u.spelling.equals("-") || u.children.size() != 2) return false;
         Double one = ClangSyntax.folded(u.children.get(0));
-        return one != null && one == 1.0 && squash(unit.text(u.children.get(1))).equals(squash(unit.text(w)));
+        return one != null
+                && one == 1.0
+                && squash(unit.text(u.children.get(1))).equals(squash(unit.text(w)))
+                && sameTree(u.children.get(1), w); // a macro's expansion: every node has the invocation's text
     }
 
     /** The interval of an integer conversion of a value in {@code x}: truncated toward zero. */

@@ -342,7 +342,8 @@ final class ClangSigns {
         a = widened(a);
         b = widened(b);
         String x = squash(unit.text(a));
-        if (x.isEmpty() || x.contains("(") || !x.equals(squash(unit.text(b)))) return false;
+        // the trees too: every node of a macro's expansion has the invocation's text ((gain * 2.0) in SCALED)
+        if (x.isEmpty() || x.contains("(") || !x.equals(squash(unit.text(b))) || !sameTree(a, b)) return false;
         boolean[] call = new boolean[1];
         a.forEach(n -> call[0] |= n.kind == CXCursor_CallExpr && !"operator[]".equals(n.spelling));
         return !call[0];

@@ -588,7 +588,7 @@ final class ClangSites {
         if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("*") && p.children.size() == 2) {
             ClangNode l = strip(p.children.get(0)), r = strip(p.children.get(1));
             if (l == null || r == null) return false;
-            if (squash(unit.text(l)).equals(squash(unit.text(r)))) return false; // a square
+            if (squash(unit.text(l)).equals(squash(unit.text(r))) && sameTree(l, r)) return false; // a square
             return negated(l) != negated(r);
         }
         return false;

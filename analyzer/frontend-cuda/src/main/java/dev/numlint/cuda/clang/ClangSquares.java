@@ -4,9 +4,7 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The sign of a product whose factors other than constants pair up: {@code x * x} is never negative and {@code -x *
@@ -24,7 +22,10 @@ final class ClangSquares {
         List<ClangNode> factors = new ArrayList<>();
         int[] sign = {1};
         collect(mul, factors, sign);
-        Map<String, Integer> count = new HashMap<>();
+        // factors told apart by their text and their trees (every node of a macro's expansion has the invocation's
+        // text: (gain * 2.0) in a SCALED macro is no square)
+        List<ClangNode> kinds = new ArrayList<>();
+        List<Integer> count = new ArrayList<>();
         for (ClangNode f : factors) {
             Double c = folded(f);
             if (c != null) {
@@ -34,10 +35,17 @@ final class ClangSquares {
             if (!pure(f)) return 0;
             String t = unit.text(f);
             if (t == null) return 0;
-            count.merge(squash(t), 1, Integer::sum);
+            int k = 0;
+            while (k < kinds.size()
+                    && !(squash(unit.text(kinds.get(k))).equals(squash(t)) && sameTree(kinds.get(k), f))) k++;
+            if (k == kinds.size()) {
+                kinds.add(f);
+                count.add(0);
+            }
+            count.set(k, count.get(k) + 1);
         }
         if (count.isEmpty()) return 0;
-        for (int k : count.values()) if (k % 2 != 0) return 0;
+        for (int k : count) if (k % 2 != 0) return 0;
         return sign[0];
     }
 
@@ -56,7 +64,7 @@ final class ClangSquares {
         List<ClangNode> a = arguments(call);
         if (a.size() != args.size() || !pure(a.get(0)) || !pure(a.get(1))) return null;
         String t0 = unit.text(strip(a.get(0))), t1 = unit.text(strip(a.get(1)));
-        if (t0 == null || t1 == null || !squash(t0).equals(squash(t1))) return null;
+        if (t0 == null || t1 == null || !squash(t0).equals(squash(t1)) || !sameTree(a.get(0), a.get(1))) return null;
         double[] x = args.get(0);
         double lo = x[0] >= 0 ? x[0] * x[0] : x[1] <= 0 ? x[1] * x[1] : 0;
         double[] sq = {lo, Math.max(x[0] * x[0], x[1] * x[1])};
