@@ -89,6 +89,37 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * An unguarded conversion names the terms nothing bounds from below, not only the example value (session 63: four
+     * reviewers read "-69.235 gives ..." next to a sample rate as a claim that the rate can be negative); a term a macro
+     * body holds is not named (its text is the invocation's), and a term bounded below is left out.
+     */
+    @Test
+    void anUnguardedConversionNamesTheTermsNothingBoundsFromBelow(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("o.c"),
+                String.join(
+                        "\n",
+                        "#include <math.h>",
+                        "struct S { double rate; };",
+                        "unsigned int f(double rate) { return (unsigned int)(rate * 2.0); }",
+                        "unsigned int g(const struct S *s, double k) { return (unsigned int)(s->rate * fabs(k)); }",
+                        "",
+                        "#define SCALED (gain * 2.0)",
+                        "unsigned int h(double gain) { return (unsigned int)SCALED; }",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, String> byLine = new java.util.HashMap<>();
+        ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL001"))
+                .forEach(f -> byLine.put(f.location().startLine(), f.message()));
+        assertThat(byLine.get(3))
+                .contains("nothing bounds 'rate' below: -69.235 gives 4294967227 on x86, 0 on AArch64");
+        assertThat(byLine.get(4)).contains("nothing bounds 's->rate' below:").doesNotContain("'k'");
+        assertThat(byLine.get(7)).doesNotContain("nothing bounds").contains("-69.235 gives 4294967227");
+    }
+
+    /**
      * A function with a conditional branch Clang's configuration does not compile ({@code #if __CUDA_ARCH__ >= 700}):
      * Clang decides the lines it compiled (its quotes, its types through typedefs), the hand-written front end only
      * the branch Clang left out (session 62; before, it read the whole function).

@@ -168,20 +168,28 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 // an 8-bit target of a value of either sign (a colour mapped from a field above 1): the value above
                 // the range wraps too, alike on x86 and the GPU (cvt.rzi.u32, then an 8-bit store), and is the
                 // defect reviewers found where the negative one could not occur (session 50, rounds G, H, I)
-                msg = RuleCatalog.get()
-                        .rule("NL001")
-                        .message(
-                                c.bytes() == 1 ? "cuda-cast-byte" : "cuda-cast",
-                                "expr",
-                                expr,
-                                "from",
-                                c.from(),
-                                "to",
-                                c.to(),
-                                "wrapped",
-                                wrapped(c.bytes()),
-                                "other",
-                                other);
+                // the terms nothing bounds from below, named where the front end knows them and the message has
+                // room (ClangOpenOperands)
+                String open = c.site().openBelow();
+                String key = c.bytes() == 1 ? "cuda-cast-byte" : "cuda-cast";
+                Object[] args = {
+                    "open",
+                    open,
+                    "expr",
+                    expr,
+                    "from",
+                    c.from(),
+                    "to",
+                    c.to(),
+                    "wrapped",
+                    wrapped(c.bytes()),
+                    "other",
+                    other
+                };
+                msg = RuleCatalog.get().rule("NL001").message(key, args);
+                String named =
+                        open == null ? null : RuleCatalog.get().rule("NL001").message(key + "-open", args);
+                if (named != null && named.length() <= dev.numlint.rules.Quote.MESSAGE) msg = named;
             }
             Impact impact =
                     new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);

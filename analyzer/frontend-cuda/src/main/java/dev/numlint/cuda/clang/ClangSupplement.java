@@ -449,6 +449,7 @@ public final class ClangSupplement {
             ClangUnit.Conversion k = clang.get(c.site().line() + ":" + c.site().column());
             if (k == null) continue;
             double[] range = unit.interval(k.operand(), k.in());
+            if (range[0] < 0) c.site().openBelow(ClangOpenOperands.of(unit, k.operand(), k.in()));
             boolean guarded = wideSigned ? c.guarded() : k.guarded() && !scaledPast(k, range);
             // Clang's interval where it knows more (x - floor(x/c)*c, a field every store of the file writes
             // non-negative): both are sound, their intersection is (session 30)
@@ -536,6 +537,7 @@ public final class ClangSupplement {
             String operand = macro == null ? unit.text(c.operand()) : ClangMacroSites.render(c.operand());
             if (operand == null) operand = macro;
             Site cast = site(c.node(), c.in());
+            String open = range[0] < 0 ? ClangOpenOperands.of(unit, c.operand(), c.in()) : null;
             String clamp = roundingClamps().get(line + ":" + unit.utf16Column(c.node()));
             if (clamp != null) facts(out, c.in()).clampedRoundings.put(cast.line() + ":" + cast.column(), clamp);
             if (macro != null) {
@@ -552,6 +554,7 @@ public final class ClangSupplement {
                                 null)
                         .expandedFrom(macro);
             }
+            cast.openBelow(open);
             facts(out, c.in())
                     .conversions
                     .add(new FunctionFacts.Conversion(

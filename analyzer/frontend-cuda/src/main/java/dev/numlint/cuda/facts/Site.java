@@ -133,6 +133,22 @@ public final class Site {
         return this;
     }
 
+    private volatile String openBelow;
+
+    /**
+     * The variables, members or elements of a converted operand that nothing bounds from below (at most two, "'rate'",
+     * "'x' and 'y'"), for the message: what a guard would have to bound; null when not known (a front end's fact).
+     */
+    public String openBelow() {
+        return openBelow;
+    }
+
+    /** This site, recording {@link #openBelow()}. */
+    public Site openBelow(String names) {
+        this.openBelow = names;
+        return this;
+    }
+
     /** The code runs on the GPU (a __global__ or __device__ function or device lambda). */
     public boolean device() {
         return device;

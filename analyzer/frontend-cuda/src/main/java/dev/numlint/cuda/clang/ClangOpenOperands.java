@@ -1,0 +1,90 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * The terms of a converted operand that nothing bounds from below: its variables, members and elements (through
+ * arithmetic, parentheses, casts and rounding calls) whose interval ({@link ClangIntervals}) has no lower bound at 0
+ * or above. An unguarded conversion's message names them ("nothing bounds 'rate' from below") instead of leaving the
+ * reader to guess which value the example's -69.235 stands for (session 63: four reviewers found the example misleading
+ * next to sample rates and sizes). Terms written in a macro's body are not named (their text is the invocation's).
+ */
+final class ClangOpenOperands {
+    private static final int MAX = 2;
+    private static final Set<String> THROUGH = Set.of(
+            "floor",
+            "floorf",
+            "ceil",
+            "ceilf",
+            "round",
+            "roundf",
+            "rint",
+            "rintf",
+            "lrint",
+            "lrintf",
+            "lround",
+            "lroundf",
+            "trunc",
+            "truncf",
+            "nearbyint",
+            "nearbyintf");
+
+    private ClangOpenOperands() {}
+
+    /** "'a'" or "'a' and 'b'" for the operand {@code op} of a conversion in {@code fn}, or null when none is named. */
+    static String of(ClangUnit unit, ClangNode op, ClangUnit.Function fn) {
+        if (op == null || fn == null) return null;
+        Set<String> names = new LinkedHashSet<>();
+        boolean[] more = new boolean[1];
+        collect(unit, op, fn, names, more, 0);
+        if (names.isEmpty()) return null;
+        String joined =
+                String.join(" and ", names.stream().map(n -> "'" + n + "'").toList());
+        return more[0] ? joined + " (and more)" : joined;
+    }
+
+    private static void collect(
+            ClangUnit unit, ClangNode e, ClangUnit.Function fn, Set<String> names, boolean[] more, int depth) {
+        ClangNode n = strip(e);
+        if (n == null || depth > 16 || n.value != null || folded(n) != null) return;
+        switch (n.kind) {
+            case CXCursor_ParenExpr, CXCursor_UnexposedExpr, CXCursor_UnaryOperator -> {
+                for (ClangNode c : n.children) collect(unit, c, fn, names, more, depth + 1);
+            }
+            case CXCursor_CStyleCastExpr, CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr -> {
+                collect(unit, operandOf(n), fn, names, more, depth + 1);
+            }
+            case CXCursor_BinaryOperator, CXCursor_ConditionalOperator -> {
+                int from = n.kind == CXCursor_ConditionalOperator ? 1 : 0;
+                for (int i = from; i < n.children.size(); i++)
+                    collect(unit, n.children.get(i), fn, names, more, depth + 1);
+            }
+            case CXCursor_CallExpr -> {
+                String f = callee(n).replace("std::", "");
+                if (THROUGH.contains(f) && arguments(n).size() == 1)
+                    collect(unit, arguments(n).get(0), fn, names, more, depth + 1);
+            }
+            case CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, CXCursor_ArraySubscriptExpr -> {
+                if (unit.interval(n, fn)[0] >= 0) return;
+                String text = unit.text(n);
+                // a macro's expansion has the invocation's text: no name that the reader would find at the line
+                boolean own = text != null && !text.isBlank() && text.length() <= 40 && text.endsWith(nameOf(n));
+                if (!own) return;
+                String t = squash(text);
+                if (names.contains(t)) return;
+                if (names.size() < MAX) names.add(t);
+                else more[0] = true;
+            }
+            default -> {}
+        }
+    }
+
+    /** What the text of a reference ends with: its spelling, or the closing bracket of a subscript. */
+    private static String nameOf(ClangNode n) {
+        return n.kind == CXCursor_ArraySubscriptExpr ? "]" : n.spelling == null ? "\u0000" : n.spelling;
+    }
+}
