@@ -558,9 +558,13 @@ public final class SarifReport {
         if (p.isAbsolute()) {
             return new ArtifactLocation().withUri(p.toUri().toASCIIString());
         }
+        // a relative path whose first segment holds a colon ("a:b.cu", a legal file name) reads as a scheme: RFC 3986
+        // writes it "./a:b.cu"
+        int slash = file.indexOf('/');
+        String path = file.substring(0, slash < 0 ? file.length() : slash).contains(":") ? "./" + file : file;
         try {
             return new ArtifactLocation()
-                    .withUri(new URI(null, null, file, null).toASCIIString())
+                    .withUri(new URI(null, null, path, null).toASCIIString())
                     .withUriBaseId(SRCROOT);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("cannot express " + file + " as a URI", e);

@@ -123,4 +123,16 @@ class SarifReportTest {
         assertThat(run.at("/invocations/0/toolExecutionNotifications").toString())
                 .contains("binary-file", "src/weights.h", "unjustified-suppression");
     }
+
+    /**
+     * A relative path whose first segment holds a colon (a legal file name a hostile tree may have) is written with a
+     * leading "./" so that it does not read as a URI scheme; before, SARIF wrote no report at all (an internal error).
+     */
+    @Test
+    void aFileNameWithAColonIsARelativeUri() {
+        assertThat(SarifReport.artifact("a:b.cu").getUri()).isEqualTo("./a:b.cu");
+        assertThat(SarifReport.artifact("src/a:b.cu").getUri()).isEqualTo("src/a:b.cu");
+        assertThat(SarifReport.artifact("src/k.cu").getUri()).isEqualTo("src/k.cu");
+        assertThat(SarifReport.artifact("a b.cu").getUri()).isEqualTo("a%20b.cu");
+    }
 }

@@ -322,7 +322,7 @@ final class ContextChoice {
         if (left.isEmpty() || model.sink == null) return;
         int shown = Math.min(left.size(), 10);
         model.sink.notify(new Notification(
-                printable(model.dbUsed),
+                dbLocation(model.dbUsed),
                 0,
                 Level.NOTE,
                 "not-compiled-units",
@@ -330,6 +330,20 @@ final class ContextChoice {
                         + " that this configuration does not compile (the compilation database lists the others):"
                         + " analyzed, their findings are notes: " + String.join(", ", left.subList(0, shown))
                         + (left.size() > shown ? " and " + (left.size() - shown) + " more" : "")));
+    }
+
+    /**
+     * The compilation database's path as a notice's file: {@code dbUsed} without how it was found ("(given with -p)",
+     * "(found automatically: ...)"), which a notice's message may say but a file location cannot hold (SARIF wrote no
+     * report: "cannot express ... as a URI", session 63's hostile tree).
+     */
+    static String dbLocation(String dbUsed) {
+        String s = printable(dbUsed);
+        for (String how : List.of(" (given with -p)", " (found automatically")) {
+            int at = s.lastIndexOf(how);
+            if (at > 0) return s.substring(0, at);
+        }
+        return s;
     }
 
     /** Whether the compilation database {@code db} is CMake's export: a CMakeCache.txt lies beside it. */

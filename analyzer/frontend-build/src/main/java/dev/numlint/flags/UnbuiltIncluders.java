@@ -85,7 +85,7 @@ final class UnbuiltIncluders {
         int shown = Math.min(named.size(), 10);
         int count = byIncluder.values().stream().mapToInt(List::size).sum();
         model.sink.notify(new Notification(
-                ContextChoice.printable(model.dbUsed),
+                ContextChoice.dbLocation(model.dbUsed),
                 0,
                 Level.NOTE,
                 NOTICE,

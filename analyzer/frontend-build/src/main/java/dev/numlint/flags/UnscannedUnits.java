@@ -47,7 +47,7 @@ final class UnscannedUnits {
         }
         int n = left.size();
         model.sink.notify(new Notification(
-                ContextChoice.printable(model.dbUsed),
+                ContextChoice.dbLocation(model.dbUsed),
                 0,
                 Level.NOTE,
                 NOTICE,
