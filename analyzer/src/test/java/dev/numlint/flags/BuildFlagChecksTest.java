@@ -100,6 +100,36 @@ class BuildFlagChecksTest {
     }
 
     @Test
+    void aLaterNoUnsafeMathOptimizationsKeepsDivisionAndMathAccurate() {
+        List<String> keys = new ArrayList<>();
+        java.util.function.Consumer<FlagHazard> key = h -> keys.add(h.ruleId() + " " + h.finiteMath() + " "
+                + h.message().contains("RSQRTSS") + " " + h.message().contains("no NaN"));
+        // a SID emulator's configure (session 63 round E): GCC disables reciprocal and unsafe math, keeps finite math
+        List<String> flags = List.of("-Xcompiler", "-ffast-math", "-Xcompiler", "-fno-unsafe-math-optimizations");
+        new ApproximateDivisionFlags().check(facts(flags.toArray(String[]::new)), key);
+        new ApproximateMathFlags().check(facts(flags.toArray(String[]::new)), key);
+        assertThat(keys).containsExactly("NL006 true false true");
+        keys.clear();
+        // both parts undone: nothing of -ffast-math that these rules judge is left
+        new ApproximateMathFlags()
+                .check(
+                        facts(
+                                "-Xcompiler",
+                                "-ffast-math",
+                                "-Xcompiler",
+                                "-fno-unsafe-math-optimizations",
+                                "-Xcompiler",
+                                "-fno-finite-math-only"),
+                        key);
+        // -fno-reciprocal-math undoes the division only; before -ffast-math it undoes nothing
+        new ApproximateDivisionFlags()
+                .check(facts("-Xcompiler", "-ffast-math", "-Xcompiler", "-fno-reciprocal-math"), key);
+        new ApproximateDivisionFlags()
+                .check(facts("-Xcompiler", "-fno-unsafe-math-optimizations", "-Xcompiler", "-ffast-math"), key);
+        assertThat(keys).containsExactly("NL002 false false false");
+    }
+
+    @Test
     void messagesAreOneShortLineFromTheCatalog() {
         TestScanContext ctx = new TestScanContext(FIXTURES).run(new BuildFlagAnalyzer());
         assertThat(ctx.findings()).isNotEmpty();

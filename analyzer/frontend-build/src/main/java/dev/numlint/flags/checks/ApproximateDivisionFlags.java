@@ -33,7 +33,8 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
                             || facts.intelFastModel(i)
                             || e.name().equals("funsafe-math-optimizations")
                             || e.name().equals("freciprocal-math"))) {
-                key = "flags-host-reciprocal";
+                // a later -fno-unsafe-math-optimizations or -fno-reciprocal-math keeps x / y a division
+                if (facts.intelFastModel(i) || !facts.reciprocalUndone(i)) key = "flags-host-reciprocal";
             }
             if (key != null) {
                 out.accept(FlagFacts.hazard(ruleId(), key, e));

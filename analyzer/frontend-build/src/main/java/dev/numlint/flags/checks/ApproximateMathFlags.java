@@ -29,14 +29,21 @@ public final class ApproximateMathFlags implements BuildFlagCheck {
                     key = "flags-prec-sqrt";
                 }
             } else if (facts.hostFastMath(i)) {
-                key = facts.finiteMathUndone(i) ? "flags-host-fast-math-nan-kept" : "flags-host-fast-math";
+                // a later -fno-unsafe-math-optimizations keeps the math accurate; -fno-finite-math-only keeps NaN
+                boolean accurate = facts.unsafeMathUndone(i), nan = facts.finiteMathUndone(i);
+                key = accurate && nan
+                        ? null
+                        : accurate
+                                ? "flags-host-fast-math-finite-only"
+                                : nan ? "flags-host-fast-math-nan-kept" : "flags-host-fast-math";
             } else if (facts.intelFastModel(i)) {
                 key = "flags-intel-fast-model";
             }
             if (key != null) {
                 FlagHazard h = FlagFacts.hazard(ruleId(), key, e);
                 // -ffast-math implies -ffinite-math-only: the host code's NaN and infinity tests may fold away
-                out.accept(key.equals("flags-host-fast-math") ? h.withFiniteMath() : h);
+                boolean finite = key.equals("flags-host-fast-math") || key.equals("flags-host-fast-math-finite-only");
+                out.accept(finite ? h.withFiniteMath() : h);
             }
         }
     }

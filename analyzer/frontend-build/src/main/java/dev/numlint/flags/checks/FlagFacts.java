@@ -107,6 +107,22 @@ public final class FlagFacts {
     }
 
     /**
+     * Whether a later {@code -fno-unsafe-math-optimizations} undoes the unsafe part of the {@code -ffast-math},
+     * {@code -Ofast} or {@code -funsafe-math-optimizations} at {@code idx}: GCC then disables reciprocal and associative
+     * math (no {@code x * (1/y)}, no RSQRTSS) and leaves {@code __FAST_MATH__} undefined (no libmvec), and only
+     * {@code -ffinite-math-only} of {@code -ffast-math} stays (session 63 round E: a SID emulator's configure writes
+     * {@code -ffast-math -fno-unsafe-math-optimizations}).
+     */
+    public boolean unsafeMathUndone(int idx) {
+        return cancelled(idx, false, o -> o.name().equals("fno-unsafe-math-optimizations"));
+    }
+
+    /** Whether a later {@code -fno-unsafe-math-optimizations} or {@code -fno-reciprocal-math} undoes reciprocal math. */
+    public boolean reciprocalUndone(int idx) {
+        return unsafeMathUndone(idx) || cancelled(idx, false, o -> o.name().equals("fno-reciprocal-math"));
+    }
+
+    /**
      * Intel's {@code -fp-model fast} ({@code -fp-model=fast}, {@code fast=1}, {@code fast=2}: icx, icpx, icc, icpc),
      * not undone by a later {@code -fp-model} with another keyword ({@code precise}, {@code strict}, {@code
      * consistent}): the compiler may reassociate, contract, use approximate division and math library routines.
