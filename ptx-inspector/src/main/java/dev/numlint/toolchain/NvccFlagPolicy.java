@@ -67,6 +67,9 @@ public final class NvccFlagPolicy {
         List<Path> sys = new ArrayList<>();
         List<String> archs = new ArrayList<>();
         List<Dropped> dropped = new ArrayList<>();
+        // forced includes, decided after the loop: a relative one is looked for on the include path, which later
+        // flags may still extend (-include thrust/sort.h before its -I)
+        List<String[]> forced = new ArrayList<>();
         for (int i = 0; i < flags.size(); i++) {
             String raw = flags.get(i);
             String f = raw == null ? "" : raw.strip();
@@ -151,8 +154,7 @@ public final class NvccFlagPolicy {
                         value = flags.get(++i).strip();
                         shown = f + " " + value;
                     }
-                    String why = value == null ? "has no file" : preInclude(value, args);
-                    if (why != null) dropped.add(drop(shown, where, why));
+                    forced.add(new String[] {value, shown});
                 }
                 case "-Xcompiler", "-compiler-options", "-Xptxas", "-ptxas-options" -> {
                     if (value == null && i + 1 < flags.size()) {
@@ -213,6 +215,12 @@ public final class NvccFlagPolicy {
                 }
             }
         }
+        List<Path> path = new ArrayList<>(inc);
+        path.addAll(sys);
+        for (String[] fi : forced) {
+            String why = fi[0] == null ? "has no file" : preInclude(fi[0], args, path);
+            if (why != null) dropped.add(drop(fi[1], where, why));
+        }
         for (Path p : inc) args.add("-I" + p);
         for (Path p : sys) {
             args.add("-isystem");
@@ -223,13 +231,11 @@ public final class NvccFlagPolicy {
     }
 
     /** Adds {@code -include REAL} to {@code args} and returns null, or returns why the file is not allowed. */
-    private String preInclude(String v, List<String> args) {
+    private String preInclude(String v, List<String> args, List<Path> path) {
         Object r = allowed(v, "file", false);
         // a name not beside the command (-include cstdio, which the flag interpreter resolved against the command's
         // directory): the system header the host compiler finds
-        Path sys = r instanceof String why && why.equals("the file does not exist")
-                ? IncludePolicy.systemHeader(fileName(v), dirs.systemDirs())
-                : null;
+        Path sys = r instanceof String why && why.equals("the file does not exist") ? onIncludePath(v, path) : null;
         if (sys != null) r = sys;
         if (r instanceof String why) return why;
         String real = r.toString();
@@ -238,6 +244,26 @@ public final class NvccFlagPolicy {
             args.add(real);
         }
         return null;
+    }
+
+    /**
+     * A forced include written relative and not beside the command ({@code -include thrust/sort.h}), found as the
+     * compiler finds it: in the -I directories already passed (each allowed), then the system's and the toolkit's
+     * include directories; a bare name also as a system header. Null when none holds it.
+     */
+    private Path onIncludePath(String v, List<Path> path) {
+        // resolved against the command's directory by the flag interpreter: the system header of that name
+        if (v.startsWith("/")) return IncludePolicy.systemHeader(fileName(v), dirs.systemDirs());
+        if (v.contains("..") || unsafe(v) != null) return null;
+        List<Path> search = new java.util.ArrayList<>();
+        search.addAll(path);
+        for (Path d : dirs.systemDirs()) search.addAll(List.of(d, d.resolve("include"), d.resolve("include/cccl")));
+        for (Path d : search) {
+            Path real = IncludePolicy.real(d.resolve(v)), dir = IncludePolicy.real(d);
+            if (real != null && dir != null && real.startsWith(dir) && java.nio.file.Files.isRegularFile(real))
+                return real;
+        }
+        return v.contains("/") ? null : IncludePolicy.systemHeader(fileName(v), dirs.systemDirs());
     }
 
     /** The last name of the path {@code v}, or null. */

@@ -284,6 +284,20 @@ class NvccFlagPolicyTest {
     }
 
     @Test
+    void aRelativeForcedIncludeIsFoundOnTheIncludePath() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        Path inc = Files.createDirectories(root.resolve("include/thrust"));
+        Files.writeString(inc.resolve("sort.h"), "#pragma once\n");
+        // -include thrust/sort.h (session 63 round F): not beside the command, on the path of its -I
+        NvccFlagPolicy.Decision d = policy(root)
+                .apply(List.of("-I" + root.resolve("include"), "-include=thrust/sort.h", "-include=../x/sort.h"), null);
+        assertThat(d.args())
+                .containsSubsequence(
+                        "-include", inc.resolve("sort.h").toRealPath().toString());
+        assertThat(d.dropped()).extracting(NvccFlagPolicy.Dropped::reason).containsExactly("the file does not exist");
+    }
+
+    @Test
     void aForcedIncludeNotBesideTheCommandIsTheSystemHeaderOfThatName() throws IOException {
         Path sys = IncludePolicy.systemHeader("cstdio", List.of());
         org.junit.jupiter.api.Assumptions.assumeTrue(sys != null, "a C++ standard library in /usr/include/c++");

@@ -424,7 +424,7 @@ final class FlagInterpreter {
                                         ? (n.startsWith("isystem") || n.equals("system-include") ? "-isystem=" : "-I")
                                                 + resolve(r.base, inc)
                                         : pre != null && r.base != null && !pre.isEmpty() && !shellSyntax(pre)
-                                                ? "-include=" + resolve(r.base, pre)
+                                                ? "-include=" + forced(r.base, pre)
                                                 : normalized(e));
                     }
                     return;
@@ -442,7 +442,7 @@ final class FlagInterpreter {
         if (forced != null && !forced.isEmpty()) {
             ctx.addNvccFlag(
                     r.base != null && !shellSyntax(forced)
-                            ? "-include=" + resolve(r.base, forced)
+                            ? "-include=" + forced(r.base, forced)
                             : "-include=" + forced);
             return;
         }
@@ -502,6 +502,20 @@ final class FlagInterpreter {
 
     private static boolean shellSyntax(String s) {
         return s.indexOf('`') >= 0 || s.indexOf('$') >= 0;
+    }
+
+    /**
+     * A forced include's file: against the directory the compiler runs in where it is there, else as written (GCC
+     * then searches the include path, as for {@code #include "f"}: {@code -include thrust/sort.h}, session 63 round
+     * F, was looked for in the build directory only and dropped).
+     */
+    private static String forced(Path base, String f) {
+        try {
+            Path r = resolve(base, f);
+            return Path.of(f).isAbsolute() || java.nio.file.Files.exists(r) ? r.toString() : f;
+        } catch (RuntimeException bad) {
+            return f;
+        }
     }
 
     private static Path resolve(Path base, String inc) {

@@ -35,4 +35,37 @@ class ForcedSystemIncludeTest {
         ClangUnit u = ClangParser.parse(f, args, text);
         assertThat(u.errors()).as(String.valueOf(u.firstError())).isZero();
     }
+
+    /**
+     * {@code -include thrust/sort.h} not beside the command: found on the command's include path, as the compiler
+     * finds it (session 63 round F: a fluid simulator's forced Thrust headers were dropped); a name that climbs or a
+     * link out of the include directory is not taken.
+     */
+    @Test
+    void aForcedHeaderOnTheIncludePathReachesClang(@TempDir Path dir) throws Exception {
+        assertThat(Libclang.get()).isNotNull();
+        Path inc = Files.createDirectories(dir.resolve("include/lib"));
+        Files.writeString(inc.resolve("scale.h"), "static inline float scale(float x) { return 2.0f * x; }\n");
+        Path f = dir.resolve("src/u.c");
+        Files.createDirectories(f.getParent());
+        byte[] text = "float twice(float x) { return scale(x); }\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(f, text);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        BuildContext bc =
+                BuildContext.defaults().addIncludePath(dir.resolve("include")).addNvccFlag("-include=lib/scale.h");
+        List<String> args = fe.arguments(f, ClangFrontEnd.Language.C, bc);
+        assertThat(String.join(" ", args))
+                .contains("-include " + inc.resolve("scale.h").toRealPath());
+        ClangUnit u = ClangParser.parse(f, args, text);
+        assertThat(u.errors()).as(String.valueOf(u.firstError())).isZero();
+        List<String> I = List.of("-I" + dir.resolve("include"));
+        assertThat(ClangForcedIncludes.found("../include/lib/scale.h", I, null)).isNull();
+        Path outside = Files.createTempFile("outside", ".h");
+        try {
+            Files.createSymbolicLink(inc.resolve("out.h"), outside);
+            assertThat(ClangForcedIncludes.found("lib/out.h", I, null)).isNull();
+        } finally {
+            Files.deleteIfExists(outside);
+        }
+    }
 }

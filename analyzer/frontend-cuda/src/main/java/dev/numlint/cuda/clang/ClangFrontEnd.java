@@ -526,9 +526,8 @@ public final class ClangFrontEnd {
                     && !Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 // a name not beside the command (-include cstdio, resolved against its directory by the flag
                 // interpreter, or as written): the system header the host compiler finds
-                Path sys = dev.numlint.toolchain.IncludePolicy.systemHeader(
-                        abs.getFileName() == null ? null : abs.getFileName().toString(),
-                        toolkit == null ? List.of() : List.of(toolkit.resolve("include")));
+                Path sys =
+                        ClangForcedIncludes.found(p.isAbsolute() ? String.valueOf(abs.getFileName()) : inc, a, toolkit);
                 if (sys != null) {
                     a.add("-include");
                     a.add(sys.toString());
