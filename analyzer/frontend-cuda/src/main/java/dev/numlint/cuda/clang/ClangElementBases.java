@@ -337,6 +337,26 @@ final class ClangElementBases {
      * that reaches the object ({@link #reachesThis}: a method of it called there may write any member). Such a member
      * holds one value through the loops, as a parameter does.
      */
+    /**
+     * Whether {@code p}, the pointer a dereference {@code *p} reads, names one array through the loops of {@code cx}:
+     * a variable they do not write, and no {@code *p = ...} in them.
+     */
+    static boolean pointedOnce(ClangNode p, ClangElements.Context cx) {
+        if (p == null || p.kind != CXCursor_DeclRefExpr || p.refUsr == null || !cx.invariant(p.refUsr)) return false;
+        boolean[] repointed = new boolean[1];
+        cx.chain.get(0).forEach(n -> {
+            if (repointed[0] || !ClangSyntax.assignment(n) || n.children.isEmpty()) return;
+            ClangNode t = strip(n.children.get(0));
+            while (t != null && t.kind == CXCursor_ParenExpr && t.children.size() == 1) t = strip(t.children.get(0));
+            // *tab = other: the array the loops index is another one after it
+            if (t != null && t.kind == CXCursor_UnaryOperator && t.spelling.equals("*") && t.children.size() == 1) {
+                ClangNode q = strip(t.children.get(0));
+                repointed[0] = q != null && p.refUsr.equals(q.refUsr);
+            }
+        });
+        return !repointed[0];
+    }
+
     static boolean thisMember(ClangNode s, ClangElements.Context cx) {
         return thisMemberIn(s, cx.chain.get(0));
     }

@@ -131,6 +131,10 @@ final class ClangElements {
             return array(x.canonKind) || x.canonKind == CXType_Record || x.refUsr != null && cx.invariant(x.refUsr);
         }
         if (ClangElementBases.thisMember(x, cx)) return true;
+        // (*tab)[i] of a pointer to an array the loops neither move nor repoint (session 63 round I, a Monte Carlo
+        // code's table rescaled in place)
+        if (x.kind == CXCursor_UnaryOperator && x.spelling.equals("*") && x.children.size() == 1)
+            return ClangElementBases.pointedOnce(strip(x.children.get(0)), cx);
         if (x.kind == CXCursor_MemberRefExpr && x.children.size() == 1) {
             ClangNode owner = strip(x.children.get(0));
             // r.m of a struct r: inside r; a pointer member (s.p, q->p) is a value the loops must not write

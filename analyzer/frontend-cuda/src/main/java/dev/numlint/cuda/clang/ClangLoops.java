@@ -282,7 +282,10 @@ final class ClangLoops {
                 if (found[0] != null || passed[0] || n.offset < 0) return;
                 if (n == loop || inner != null && inner.contains(n)) return;
                 // in every iteration that reaches the update: outside branches, or in the branch that holds the update
-                if (innermostLoop(n) != loop || !dominates(ClangOutParams.anchor(n), accNode, loop)) return;
+                // a statement of a do-while's body runs at least once: do { p = ...; } while (...); before p += x
+                // (session 63 round I, a Monte Carlo sampler's cumulative probability)
+                ClangNode at = ClangSinglePass.doBodyStatement(n, loop, accNode) ? innermostLoop(n) : n;
+                if (innermostLoop(at) != loop || !dominates(ClangOutParams.anchor(at), accNode, loop)) return;
                 if (resets(n, root, want)) found[0] = n;
                 Long k = elementReset(n, root);
                 if (k != null && elements.add(k) && firstElement[0] == null) firstElement[0] = n;

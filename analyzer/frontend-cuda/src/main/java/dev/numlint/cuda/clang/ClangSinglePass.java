@@ -26,6 +26,27 @@ final class ClangSinglePass {
         return !jumps[0] && !completes(body) && !continues(body);
     }
 
+    /**
+     * Whether {@code n} is a statement of the body of a do-while directly inside {@code loop} that does not hold
+     * {@code update}: it runs at least once whenever the do-while does, and the value it stores is there after it.
+     */
+    static boolean doBodyStatement(ClangNode n, ClangNode loop, ClangNode update) {
+        ClangNode d = ClangSyntax.innermostLoop(n);
+        if (d == null || d == loop || d.kind != CXCursor_DoStmt || d.children.size() != 2 || d.contains(update))
+            return false;
+        ClangNode body = d.children.get(0);
+        if (body.kind != CXCursor_CompoundStmt || n.parent != body || ClangSyntax.innermostLoop(d) != loop)
+            return false;
+        // a jump in the body may skip the statement in the pass that leaves: not taken as run
+        boolean[] jumps = new boolean[1];
+        body.forEach(x -> jumps[0] |= x.kind == CXCursor_BreakStmt
+                || x.kind == CXCursor_ContinueStmt
+                || x.kind == CXCursor_GotoStmt
+                || x.kind == CXCursor_ReturnStmt
+                || x.kind == CXCursor_LabelStmt);
+        return !jumps[0];
+    }
+
     /** Whether control may reach the end of the statement {@code st} (a conservative yes for any other kind). */
     private static boolean completes(ClangNode st) {
         switch (st.kind) {
