@@ -28,13 +28,23 @@ final class ClangElementIncrements {
         if (x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
             base = strip(x.children.get(0));
             step = strip(x.children.get(1));
-            // the array or pointer subscripted: a variable, of one address through the loops
+            // the array or pointer subscripted: a variable, of one address through the loops, or an array member of
+            // a structure a variable names (v->bus[index++], session 63 round H: a synthesizer's oscillator buses)
+            if (base != null && base.kind == CXCursor_MemberRefExpr && ClangElements.array(base.canonKind)) {
+                String root = rootUsr(base);
+                base = root == null ? null : firstRef(base, root);
+            }
             if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return out;
         } else if (x.kind == CXCursor_UnaryOperator && "*".equals(x.spelling) && x.children.size() == 1) {
             step = strip(x.children.get(0));
         } else {
             return out;
         }
+        // a[index] where another statement of the same loop steps index once in every iteration (b[index++] next)
+        ClangNode once = step != null && step.kind == CXCursor_DeclRefExpr && step.refUsr != null
+                ? steppedOnce(x, step.refUsr)
+                : null;
+        if (once != null) step = once;
         if (step == null
                 || step.kind != CXCursor_UnaryOperator
                 || step.children.size() != 1
@@ -46,6 +56,46 @@ final class ClangElementIncrements {
             if (oneWay(loop, v.refUsr, step.spelling) && (base == null || !written(loop, base.refUsr))) out.add(loop);
         }
         return out;
+    }
+
+    /**
+     * The one increment of {@code var} in the loop that holds {@code update}, when it runs in every iteration (no
+     * branch, loop, conditional or short-circuit operator between it and the loop's body) and the loop writes
+     * {@code var} nowhere else; null otherwise.
+     */
+    private static ClangNode steppedOnce(ClangNode update, String var) {
+        ClangNode loop = innermostLoop(update);
+        if (loop == null) return null;
+        ClangNode body = loop.children.isEmpty()
+                ? null
+                : loop.children.get(loop.kind == CXCursor_DoStmt ? 0 : loop.children.size() - 1);
+        ClangNode init = ClangLoops.initialization(loop);
+        java.util.List<ClangNode> writes = new java.util.ArrayList<>();
+        loop.forEach(n -> {
+            if ((init == null || !init.contains(n)) && ClangLoops.writes(n, var)) writes.add(n);
+        });
+        if (writes.size() != 1 || body == null) return null;
+        ClangNode w = writes.get(0);
+        if (w.kind != CXCursor_UnaryOperator || !w.spelling.equals("++") && !w.spelling.equals("--")) return null;
+        for (ClangNode p = w.parent; p != body; p = p.parent) {
+            if (p == null
+                    || isLoop(p)
+                    || p.kind == CXCursor_IfStmt
+                    || p.kind == CXCursor_SwitchStmt
+                    || p.kind == CXCursor_ConditionalOperator
+                    || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||")))
+                return null;
+        }
+        return w;
+    }
+
+    /** The first reference to {@code usr} in {@code n}'s tree, or null. */
+    private static ClangNode firstRef(ClangNode n, String usr) {
+        ClangNode[] r = new ClangNode[1];
+        n.forEach(x -> {
+            if (r[0] == null && x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr)) r[0] = x;
+        });
+        return r[0];
     }
 
     /**
