@@ -3,6 +3,7 @@ package dev.numlint.cuda.clang;
 import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
+import dev.numlint.knowledge.NumericFacts;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -15,23 +16,6 @@ import java.util.Set;
  */
 final class ClangOpenOperands {
     private static final int MAX = 2;
-    private static final Set<String> THROUGH = Set.of(
-            "floor",
-            "floorf",
-            "ceil",
-            "ceilf",
-            "round",
-            "roundf",
-            "rint",
-            "rintf",
-            "lrint",
-            "lrintf",
-            "lround",
-            "lroundf",
-            "trunc",
-            "truncf",
-            "nearbyint",
-            "nearbyintf");
 
     private ClangOpenOperands() {}
 
@@ -65,7 +49,7 @@ final class ClangOpenOperands {
             }
             case CXCursor_CallExpr -> {
                 String f = callee(n).replace("std::", "");
-                if (THROUGH.contains(f) && arguments(n).size() == 1)
+                if (NumericFacts.ROUNDING.contains(f) && arguments(n).size() == 1)
                     collect(unit, arguments(n).get(0), fn, names, more, depth + 1);
             }
             case CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, CXCursor_ArraySubscriptExpr -> {

@@ -29,25 +29,6 @@ import java.util.Set;
  */
 final class ClangSameSigns {
     private static final int DEPTH = 12;
-    private static final Set<String> KEEP_SIGN = Set.of(
-            "round",
-            "roundf",
-            "floor",
-            "floorf",
-            "ceil",
-            "ceilf",
-            "trunc",
-            "truncf",
-            "rint",
-            "rintf",
-            "nearbyint",
-            "nearbyintf",
-            "lround",
-            "lroundf",
-            "llround",
-            "llroundf",
-            "lrint",
-            "lrintf");
 
     private ClangSameSigns() {}
 
@@ -119,7 +100,7 @@ final class ClangSameSigns {
                 String f = callee(n).replace("std::", "");
                 if (NumericFacts.NON_NEGATIVE.contains(f)) return new Mono(1, Set.of());
                 List<ClangNode> args = arguments(n);
-                return KEEP_SIGN.contains(f) && args.size() == 1
+                return NumericFacts.ROUNDING.contains(f) && args.size() == 1
                         ? mono(iv, args.get(0), fn, depth, reads, d + 1)
                         : null;
             }
