@@ -30,9 +30,27 @@ public final class BuildFileNames {
                 || fileName.toLowerCase(Locale.ROOT).endsWith(".cmake");
     }
 
-    /** Any build file numlint reads: CMake, make, a compile database, {@code setup.py}. */
+    /**
+     * A build file numlint does not evaluate but reads for the place a flag is written (the build-flag layer's
+     * {@code WrittenFlags}): meson's {@code meson.build}, {@code meson_options.txt} and {@code meson.options};
+     * autoconf's {@code configure.ac} and {@code configure.in}; automake's {@code Makefile.am}. Each has '#' comments.
+     */
+    public static boolean isFlagSource(String fileName) {
+        return switch (fileName) {
+            case "meson.build",
+                    "meson_options.txt",
+                    "meson.options",
+                    "configure.ac",
+                    "configure.in",
+                    "Makefile.am" -> true;
+            default -> false;
+        };
+    }
+
+    /** Any build file numlint reads: CMake, make, meson, autotools, a compile database, {@code setup.py}. */
     public static boolean isBuildFile(String fileName) {
-        return isCMake(fileName)
+        return isFlagSource(fileName)
+                || isCMake(fileName)
                 || isMakefile(fileName)
                 || fileName.equals("compile_commands.json")
                 || fileName.equals("setup.py");

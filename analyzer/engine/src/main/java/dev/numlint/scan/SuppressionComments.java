@@ -48,6 +48,8 @@ final class SuppressionComments {
         if (lower.equals("cmakelists.txt") || lower.endsWith(".cmake")) return Syntax.CMAKE;
         // a makefile template (Makefile.in, Makefile.am) has make's comments too
         if (dev.numlint.spi.BuildFileNames.isMakefile(n) || lower.startsWith("makefile.")) return Syntax.MAKE;
+        // meson.build, configure.ac: '#' comments too
+        if (dev.numlint.spi.BuildFileNames.isFlagSource(n)) return Syntax.MAKE;
         return Syntax.C_LIKE;
     }
 

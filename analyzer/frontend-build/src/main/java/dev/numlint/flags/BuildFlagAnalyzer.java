@@ -177,7 +177,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         recordCommandLine(ctx);
-        FlagReporter rep = new FlagReporter(ctx, sink);
+        FlagReporter rep = new FlagReporter(ctx, sink, WrittenFlags.of(ctx, ctx.files()));
         Model model = new Model();
         model.sink = sink;
         dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
@@ -194,7 +194,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (n.equals("compile_commands.json")) dbs.add(f);
             else if (n.equals("CMakeLists.txt") || n.endsWith(".cmake")) cmakes.add(f);
             else if (n.equals("setup.py")) setups.add(f);
-            else makes.add(f);
+            else if (!dev.numlint.spi.BuildFileNames.isFlagSource(n)) makes.add(f); // WrittenFlags reads the others
         }
         if (options.compileCommandsDir() != null) {
             Path p = options.compileCommandsDir().toAbsolutePath().normalize();
