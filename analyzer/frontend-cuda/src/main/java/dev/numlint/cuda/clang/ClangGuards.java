@@ -38,7 +38,7 @@ final class ClangGuards {
      * of either sign ({@code rem = v - (float)(uint32_t)v}: in (-1, 1)), an expression of such terms. A term of a sum
      * as a literal is ({@code (uint32_t)(d * s + rem)} is as limited as {@code d * s}); never a guard by itself.
      */
-    private static final String CONSTANT = "\0a constant";
+    static final String CONSTANT = "\0a constant";
 
     /**
      * Whether its interval says {@code op} is not negative, or a test that dominates it proves one of its floating
@@ -71,7 +71,7 @@ final class ClangGuards {
     /** How many definitions deep a guard is followed ({@code low = floorf(x)} after a test on {@code x}: one). */
     private static final int DEFINITIONS = 3;
 
-    private static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn, int depth) {
+    static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn, int depth) {
         // x modulo c is in [0, c]; the remainder of x / c, of either sign, in (-c, c): a guard when the target holds
         // the interval, to unsigned only the first (ClangFractions.modulo)
         ClangNode d = strip(op);
@@ -110,7 +110,7 @@ final class ClangGuards {
      * path, null when unguarded): a clamp ({@code fminf(x, 1.f)}) or a conditional limits its value, and the value
      * model above carries that through + - * / and calls, so a clamped term summed with an unknown one guards nothing.
      */
-    private static String limited(ClangUnit unit, ClangNode e, Map<String, String> guards) {
+    static String limited(ClangUnit unit, ClangNode e, Map<String, String> guards) {
         ClangNode n = strip(e);
         if (n == null) return null;
         if (isExplicitCast(n)) return limited(unit, operandOf(n), guards);
@@ -200,12 +200,12 @@ final class ClangGuards {
         return x != null && integral(x.canonKind) && unsignedKind(x.canonKind) && x.canonKind != CXType_Bool;
     }
 
-    private static boolean constantTerm(ClangNode e) {
+    static boolean constantTerm(ClangNode e) {
         return constant(e) != null || strip(e) != null && strip(e).value != null;
     }
 
     /** What limits the variable, member or element {@code usr} where {@code at} reads it, or null. */
-    private static String guardOf(ClangUnit unit, ClangNode at, Path usr, ClangUnit.Function fn, int depth) {
+    static String guardOf(ClangUnit unit, ClangNode at, Path usr, ClangUnit.Function fn, int depth) {
         ClangNode c = at;
         for (ClangNode p = at.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             // the branch taken when the test holds, or the else branch (the test failed: the other side of it)
@@ -237,11 +237,13 @@ final class ClangGuards {
             // a read under a label (case K: ...) is entered past the statements before it
             if (ClangSyntax.labelled(c) != c) return null;
             int i = p.children.indexOf(c);
+            List<ClangNode[]> exits = new java.util.ArrayList<>(); // early exits passed: {check, its statement}
             for (int k = i - 1; k >= 0; k--) {
                 // a statement under a label runs on entry through it; what is before it, maybe not
                 boolean label = ClangSyntax.labelled(p.children.get(k)) != p.children.get(k);
                 ClangNode s = ClangSyntax.labelled(p.children.get(k));
-                String def = definition(unit, s, usr, fn, depth);
+                String def =
+                        ClangDefinitionGuards.of(unit, new ClangDefinitionGuards.Place(p, k, i, exits), usr, fn, depth);
                 if (def != null) return def.isEmpty() ? null : def;
                 // a check macro's do { if (...) { } else return; } while (0) runs its if once, in place
                 ClangNode check = ClangChecks.ifOf(s);
@@ -254,6 +256,7 @@ final class ClangGuards {
                         if ((g = chainExit(unit, check, t, once)) != null) break;
                     }
                     if (g != null) return g;
+                    exits.add(new ClangNode[] {check, s});
                 }
                 String chain = chainClamps(unit, s, usr);
                 if (chain != null) return chain;
@@ -487,7 +490,7 @@ final class ClangGuards {
      * that leaves limits the code after the chain when every branch before it leaves too (the chain is then left
      * only past that test) and no branch that does not leave writes {@code usr}.
      */
-    private static String chainExit(ClangUnit unit, ClangNode s, Path usr, boolean once) {
+    static String chainExit(ClangUnit unit, ClangNode s, Path usr, boolean once) {
         String checked = checked(unit, s, usr, once);
         if (checked != null) return checked;
         String found = null;
@@ -527,42 +530,6 @@ final class ClangGuards {
         ClangNode stated = ClangChecks.condition(test); // C++'s assert tests static_cast<bool>(c)
         return "the check '" + unit.text(stated) + "' (line " + test.line + "; " + exit(other) + " when it fails)"
                 + ClangTestSides.sided(stated, usr, true);
-    }
-
-    /**
-     * The guard an assignment or declaration statement {@code s} gives {@code usr} when it is its definition: the
-     * clamp or conditional it assigns, or what limits the value it assigns where it assigns it ({@code low =
-     * floorf(x)} after a test on {@code x}), "" when nothing limits it; null when {@code s} defines no {@code usr}.
-     */
-    private static String definition(ClangUnit unit, ClangNode s, Path usr, ClangUnit.Function fn, int depth) {
-        ClangNode rhs = null;
-        ClangNode e = strip(s);
-        if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
-            ClangNode l = strip(e.children.get(0));
-            if (l != null && usr.key.equals(Path.key(l))) rhs = e.children.get(1);
-        }
-        if (s.kind == CXCursor_DeclStmt) {
-            for (ClangNode d : s.children) {
-                if (d.kind == CXCursor_VarDecl && usr.key.equals(d.usr)) {
-                    rhs = d.children.isEmpty() ? null : d.children.get(d.children.size() - 1);
-                    if (rhs == null) return "";
-                }
-            }
-        }
-        if (rhs == null) return null;
-        if (constantTerm(rhs)) return CONSTANT;
-        ClangNode r = strip(rhs);
-        if (r != null && r.kind == CXCursor_CallExpr && clampCall(unit, r))
-            return "'" + unit.text(s) + "' (line " + s.line + ")";
-        if (r != null
-                && r.kind == CXCursor_ConditionalOperator
-                && !r.children.isEmpty()
-                && containsComparison(r.children.get(0))) return "'" + unit.text(s) + "' (line " + s.line + ")";
-        if (depth > 0) {
-            String g = of(unit, rhs, rhs, fn, depth - 1);
-            if (g != null) return g;
-        }
-        return "";
     }
 
     /** The statement {@code s} ends with: the last of a block, the statement under an attribute ([[unlikely]]). */
@@ -634,7 +601,7 @@ final class ClangGuards {
         return t != null && t.kind == CXCursor_BinaryOperator && t.spelling.equals("||");
     }
 
-    private static boolean containsComparison(ClangNode test) {
+    static boolean containsComparison(ClangNode test) {
         boolean[] hit = new boolean[1];
         test.forEach(x -> {
             if (x.kind == CXCursor_BinaryOperator && isComparison(x.spelling)) hit[0] = true;
