@@ -557,7 +557,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
             RandomDraws.propagate(toks, sp.functions, scope);
             stats.preNanos.addAndGet(System.nanoTime() - t0);
             Reporter rep = new Reporter(ctx, sink, file, bc, SourceKinds.sourceDialect(dialect));
-            rep.activeError = pp.activeError;
+            // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang
+            ClangSupplement clang = pp.truncated() != null
+                    ? null
+                    : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
+            rep.activeError = clang != null && clang.compiledPast(pp.activeErrorLine) ? null : pp.activeError;
             FunctionFacts fileFacts = new FunctionFacts(null);
             for (TopLevelSplitter.LongDoubleDecl ld : sp.longDoubles) {
                 fileFacts.longDoubles.add(new FunctionFacts.LongDouble(
@@ -569,10 +573,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
                         ld.owner()));
             }
             CudaChecks.run(fileFacts, rep, null);
-            // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang
-            ClangSupplement clang = pp.truncated() != null
-                    ? null
-                    : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
             if (clang != null) {
                 rep.neverTaken(dev.numlint.cuda.clang.ClangNeverTaken.of(clang.unit()));

@@ -184,6 +184,8 @@ final class Preprocessor {
      * when there is none. The compiler stops there, so the file is not compiled in this configuration.
      */
     String activeError;
+    /** The line of {@link #activeError}. */
+    int activeErrorLine;
 
     /**
      * The lines of the conditional directives after which this preprocessor reads code Clang, which compiles one
@@ -352,6 +354,7 @@ final class Preprocessor {
             case "error":
                 if (active && activeError == null && conds.stream().allMatch(c -> c.state == TAKING)) {
                     activeError = "#error " + rest;
+                    activeErrorLine = line;
                 }
                 break;
             case "include":

@@ -67,6 +67,19 @@ public final class ClangSupplement {
         return unit;
     }
 
+    /**
+     * Whether Clang compiled this file past {@code line}, where the hand-written preprocessor reached an
+     * {@code #error}: Clang read the system headers that decide it ({@code #ifndef LDBL_MAX_10_EXP} after
+     * {@code <float.h>}) and reported no error there, so the file does not stop at it (session 64 round B: an
+     * ephemeris library's long doubles were notes "not compiled in the analyzed configuration").
+     */
+    public boolean compiledPast(int line) {
+        return unit != null
+                && !unit.unavailable()
+                && notCompiled == null
+                && !unit.errorLines().contains(line);
+    }
+
     /** Why the build compiles none of this file (it stops at its own {@code #error}), or null. */
     private volatile String notCompiled;
 
