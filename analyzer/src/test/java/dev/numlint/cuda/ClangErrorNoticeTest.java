@@ -92,6 +92,33 @@ class ClangErrorNoticeTest {
     }
 
     @Test
+    void inAFileTheBuildDoesNotCompileTheNoticeIsANote(@TempDir Path dir) throws Exception {
+        // the same garbled function as above, in a file the configured build does not compile (a stale main file):
+        // its findings are notes, and so is its notice
+        Path f = dir.resolve("stale.cu");
+        Files.writeString(
+                f,
+                """
+                __global__ void broken(float *out)
+                {
+                    out[0] = ) ] 3 @@ ;
+                }
+                __global__ void fine(unsigned *o, const float *x) { o[0] = (unsigned)x[0]; }
+                """);
+        TestScanContext ctx = new TestScanContext(dir);
+        ctx.addBuildContext(
+                f, dev.numlint.model.BuildContext.defaults().notCompiled("the compilation database lists the others"));
+        ctx.run(new CudaSourceAnalyzer());
+        List<Notification> n = ctx.notifications().stream()
+                .filter(x -> "stale.cu".equals(x.file()))
+                .collect(Collectors.toList());
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).id()).isEqualTo("clang-error");
+        assertThat(n.get(0).level()).isEqualTo(Level.NOTE);
+        assertThat(n.get(0).message()).contains("Clang's first error is in it");
+    }
+
+    @Test
     void aFunctionNeitherFrontEndReadIsNamedAsNotAnalyzed(@TempDir Path dir) throws Exception {
         // Clang reads the host side (--cuda-host-only): device-only code under __CUDA_ARCH__ is not in its unit
         Files.writeString(

@@ -403,7 +403,11 @@ final class ClangSupplements {
         }
         if (clang.errors() != null) {
             // one notice for the file: Clang's first error, with the functions the hand-written parser could not read
-            sink.notify(withParseErrors(clang, held.held, rec, sink));
+            Notification n = withParseErrors(clang, held.held, rec, sink);
+            // a file the build does not compile misses no finding that counts (its findings are notes): nor does its
+            // notice warn (session 64 round B: a stale main file of an antenna code with C99 'complex' declarations)
+            boolean built = rep.build == null || rep.build.notCompiledReason() == null;
+            sink.notify(built ? n : new Notification(n.file(), n.line(), Level.NOTE, n.id(), n.message()));
         } else {
             for (Notification n : held.held) {
                 if (!clang.covers(n.line())) {
