@@ -205,16 +205,10 @@ final class HtmlModel {
         return new BuildContexts(rows.size() <= 12, rows.size(), rows);
     }
 
+    /** A build file (BuildFileNames, meson.build and configure.ac included) or a pom.xml: no build context row. */
     private static boolean isBuildFile(String file) {
         String n = file.substring(file.replace('\\', '/').lastIndexOf('/') + 1);
-        return n.equals("CMakeLists.txt")
-                || n.endsWith(".cmake")
-                || n.equals("Makefile")
-                || n.equals("makefile")
-                || n.equals("GNUmakefile")
-                || n.endsWith(".mk")
-                || n.equals("compile_commands.json")
-                || n.equals("pom.xml");
+        return dev.numlint.spi.BuildFileNames.isBuildFile(n) || n.equals("pom.xml");
     }
 
     static String settings(BuildContext bc) {
