@@ -120,6 +120,38 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * Two products whose signs agree as products of the same variables' signs ({@code k * sqrtf(..)} times
+     * {@code fabsf(..)}) cannot cancel: the contraction warning names the rounding it decides, not a cancellation;
+     * products of unrelated signs still may cancel (session 64 round A: a splat's bounding box).
+     */
+    @Test
+    void productsOfAgreeingSignsAreNotSaidToCancel(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("box.cu"),
+                String.join(
+                        "\n",
+                        "__global__ void box(const float *lam, const float *c, int *out, int cx, float k, float m)",
+                        "{",
+                        "    int i = threadIdx.x;",
+                        "    float r1 = k * sqrtf(fmaxf(lam[2 * i], 0.0f));",
+                        "    float r2 = k * sqrtf(fmaxf(lam[2 * i + 1], 0.0f));",
+                        "    float ac = fabsf(c[2 * i]), as = fabsf(c[2 * i + 1]);",
+                        "    float dx = r1 * ac + r2 * as;",
+                        "    float dy = r1 * ac + m * as;",
+                        "    out[i] = (int)floorf(cx - dx) + (int)floorf(cx - dy);",
+                        "}",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, String> byLine = new java.util.HashMap<>();
+        ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL003"))
+                .forEach(f -> byLine.put(f.location().startLine(), f.message()));
+        assertThat(byLine.get(7)).as(byLine.toString()).contains("floorf()").doesNotContain("may cancel");
+        assertThat(byLine.get(8)).as(byLine.toString()).contains("its products may cancel");
+    }
+
+    /**
      * A function with a conditional branch Clang's configuration does not compile ({@code #if __CUDA_ARCH__ >= 700}):
      * Clang decides the lines it compiled (its quotes, its types through typedefs), the hand-written front end only
      * the branch Clang left out (session 62; before, it read the whole function).

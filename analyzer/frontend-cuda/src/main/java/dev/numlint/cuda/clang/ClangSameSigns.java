@@ -60,6 +60,21 @@ final class ClangSameSigns {
         return stable(fn, reads) ? m.sign : 0;
     }
 
+    /**
+     * Whether the terms of {@code a + b} ({@code plus}) or {@code a - b} have agreeing signs as products of the same
+     * variables' signs ({@code r1 * ac + r2 * as} with {@code r1 = k * sqrtf(p)}, {@code r2 = k * sqrtf(q)},
+     * {@code ac} and {@code as} of {@code fabsf}: both of {@code k}'s sign), so that the sum is one of magnitudes and
+     * cannot cancel, whatever that sign (session 64 round A: a splat's bounding box was "its products may cancel").
+     */
+    static boolean agree(ClangIntervals iv, ClangNode a, ClangNode b, boolean plus, ClangUnit.Function fn, int depth) {
+        if (fn == null || depth < 0) return false;
+        Reads reads = new Reads(new ArrayList<>(), new ArrayList<>());
+        Mono x = mono(iv, a, fn, depth, reads, 0);
+        Mono y = x == null ? null : mono(iv, b, fn, depth, reads, 0);
+        if (y == null) return false;
+        return (plus ? x.equals(y) : x.equals(y.negated())) && stable(fn, reads);
+    }
+
     private static Mono mono(ClangIntervals iv, ClangNode e, ClangUnit.Function fn, int depth, Reads reads, int d) {
         ClangNode n = strip(e);
         if (n == null || d > DEPTH) return null;

@@ -301,7 +301,9 @@ final class ClangSigns {
                 boolean aNeg = nonPositive(a, s, 0) || ClangSignGuards.proves(unit, a, fn, false);
                 boolean bPos = nonNegative(b, s, 0) || ClangSignGuards.proves(unit, b, fn, true);
                 boolean bNeg = nonPositive(b, s, 0) || ClangSignGuards.proves(unit, b, fn, false);
-                boolean apart = aPos && (plus ? bPos : bNeg) || aNeg && (plus ? bNeg : bPos);
+                boolean apart = aPos && (plus ? bPos : bNeg)
+                        || aNeg && (plus ? bNeg : bPos)
+                        || ClangSameSigns.agree(unit.intervals, a, b, plus, fn, 10);
                 if (apart) hit[0] = true;
                 else other[0] = true; // the same text twice on the line, one of them not proven: not proven
             });
