@@ -90,12 +90,24 @@ class IncludedSourcesTest {
         ScanResult r = scan(dir);
         assertThat(notices(r, "source-alone")).singleElement().satisfies(n -> assertThat(n.message())
                 .startsWith("1 source file(s) that a scanned source #includes were analyzed on their own")
-                .endsWith(": meter.proto.c"));
+                .endsWith(": 1 that no compile command of the build compiles through an include (meter.proto.c)"));
         // a compile database that compiles another source, not the includer: the same
         Files.writeString(dir.resolve("other.c"), "int other(void) { return 0; }\n");
         Files.writeString(dir.resolve("compile_commands.json"), db(dir, "other.c"));
         assertThat(notices(scan(dir), "source-alone")).singleElement().satisfies(n -> assertThat(n.message())
-                .endsWith(": meter.proto.c"));
+                .endsWith("compiles through an include (meter.proto.c)"));
+    }
+
+    @Test
+    void anIncludedSourceTheBuildAlsoCompilesOnItsOwnIsNamedSo(@TempDir Path dir) throws Exception {
+        // main.cu includes src/network.cu, which has an entry of its own (session 64 round A): the notice does not say
+        // that no command compiles it through an include
+        Files.writeString(dir.resolve("meter.proto.c"), PROTO);
+        Files.writeString(dir.resolve("meter_a.c"), INCLUDER);
+        Files.writeString(dir.resolve("compile_commands.json"), db(dir, "meter_a.c", "meter.proto.c"));
+        assertThat(notices(scan(dir), "source-alone")).singleElement().satisfies(x -> assertThat(x.message())
+                .doesNotContain("through an include")
+                .endsWith("also compiles as units of their own, analyzed with their own commands (meter.proto.c)"));
     }
 
     @Test

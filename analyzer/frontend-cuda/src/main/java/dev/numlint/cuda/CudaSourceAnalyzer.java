@@ -212,11 +212,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         // headers a compiled unit names in an #include its compile command does not take: not compiled
         if (scope == null) UnreadHeaders.review(run, ctx, headers, sink);
         // sources that a scanned source includes but the build does not compile through it: analyzed on their own
-        for (Path f : sources) {
-            Path real = CudaScanRun.realPath(f);
-            if (real != null && run.listedIncluders.containsKey(real)) sourcesAlone.add(ctx.relativize(f));
-        }
-        Notification sourceAlone = IncludedSources.aloneNotice(sourcesAlone);
+        Notification sourceAlone = IncludedSources.aloneNotice(run, sources, sourcesAlone);
         if (sourceAlone != null) sink.notify(sourceAlone);
         Set<Path> done = new HashSet<>();
         IncludedSources.analyzeReached(driver, run, sink, done);

@@ -328,19 +328,46 @@ final class IncludedSources {
         });
     }
 
-    /** The one notice naming the included sources analyzed on their own, or null when there are none. */
-    static Notification aloneNotice(List<String> alone) {
-        if (alone.isEmpty()) return null;
-        List<String> sorted = alone.stream().sorted().toList();
+    /**
+     * The one notice naming the included sources analyzed on their own, or null when there are none: those no
+     * compile command of the build compiles through an include ({@code throughIncluders}, and those of
+     * {@code sources} a scanned source includes that the build does not compile), and those of {@code sources} the
+     * build compiles as units of their own besides (a {@code main.cu} that includes {@code src/network.cu}, which has its own entry, or
+     * a unity file only unbuilt tests include: session 64 rounds A and B read "no compile command compiles them
+     * through an include" as a claim about those).
+     */
+    static Notification aloneNotice(CudaScanRun run, List<Path> sources, List<String> throughIncluders) {
+        List<String> alone = new ArrayList<>(throughIncluders);
+        List<String> own = new ArrayList<>();
+        for (Path f : sources) {
+            Path real = CudaScanRun.realPath(f);
+            if (real == null || !run.listedIncluders.containsKey(real)) continue;
+            BuildContext bc = run.ctx.buildContext(f);
+            (bc.compiled() && bc.compiledVia() == null ? own : alone).add(run.ctx.relativize(f));
+        }
+        if (alone.isEmpty() && own.isEmpty()) return null;
+        List<String> parts = new ArrayList<>();
+        if (!alone.isEmpty())
+            parts.add(alone.size() + " that no compile command of the build compiles through an include ("
+                    + names(alone) + ")");
+        if (!own.isEmpty())
+            parts.add(own.size() + " that the build also compiles as units of their own, analyzed with their own"
+                    + " commands (" + names(own) + ")");
         return new Notification(
-                sorted.get(0),
+                java.util.stream.Stream.concat(alone.stream(), own.stream())
+                        .sorted()
+                        .findFirst()
+                        .get(),
                 0,
                 Level.NOTE,
                 "source-alone",
-                sorted.size() + " source file(s) that a scanned source #includes were analyzed on their own, not as"
-                        + " an includer compiles them (no compile command of the build compiles them through an"
-                        + " include): " + String.join(", ", sorted.subList(0, Math.min(8, sorted.size())))
-                        + (sorted.size() > 8 ? ", ..." : ""));
+                (alone.size() + own.size()) + " source file(s) that a scanned source #includes were analyzed on their"
+                        + " own, not as an includer compiles them: " + String.join("; ", parts));
+    }
+
+    private static String names(List<String> files) {
+        List<String> sorted = files.stream().sorted().toList();
+        return String.join(", ", sorted.subList(0, Math.min(8, sorted.size()))) + (sorted.size() > 8 ? ", ..." : "");
     }
 
     /**
