@@ -39,6 +39,12 @@ final class Consequences {
      * operand that brings its own (Clang's text of {@code (unsigned)(x * 255.0f)} is the parenthesised operand).
      */
     static String cast(String how, String operand) {
+        // a member conversion written after its object (Eigen's .cast<unsigned int>()): the object, then the call
+        if (how.startsWith("."))
+            return (enclosed(operand) || operand.matches("[A-Za-z_]\\w*((\\.|->)[A-Za-z_]\\w*)*")
+                            ? operand
+                            : "(" + operand + ")")
+                    + how;
         return how + (enclosed(operand) ? operand : "(" + operand + ")");
     }
 

@@ -583,6 +583,7 @@ public final class ClangSupplement {
                             ClangSyntax.folded(c.operand()) == null
                                     && (ClangTemplateConversions.floatData(c)
                                             || ClangRecoveredOperands.of(c)
+                                            || ClangEigenCasts.of(c)
                                             || ClangSyntax.floatData(c.operand())),
                             range[0] >= 0,
                             range[0],

@@ -505,6 +505,7 @@ public final class ClangUnit {
             String param = ClangTemplates.destination(n);
             if (param != null) ClangTemplates.conversions(this, fn, n, param, out);
             else if (!integral(n.canonKind)) dependent.conversions(fn, n, out);
+            ClangEigenCasts.conversions(this, fn, n, out); // Eigen's cast<unsigned int>() of floating coefficients
             if (!explicit && !implicit || !integral(n.canonKind)) return;
             // a cast to a reference, (uint32_t&)f, reads the object's bits as another type: no value conversion
             if (explicit && ClangSyntax.referenceCast(n, text(n))) return;
