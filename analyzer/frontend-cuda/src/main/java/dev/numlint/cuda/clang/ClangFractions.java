@@ -39,6 +39,28 @@ final class ClangFractions {
         return part(d, a, b) != null;
     }
 
+    private static final Set<String> CEILS = Set.of("ceil", "ceilf", "ceill");
+
+    /**
+     * Whether {@code a - b} is {@code ceil(x) - x} of one variable, member or element, both of one floating type (no
+     * conversion between that could round): in [0, 1).
+     */
+    static boolean ceilingGap(ClangNode a, ClangNode b) {
+        ClangNode c = strip(a);
+        ClangNode y = strip(b);
+        if (c == null
+                || y == null
+                || c.kind != CXCursor_CallExpr
+                || arguments(c).size() != 1) return false;
+        if (!CEILS.contains(callee(c).replace("std::", "")) || !floating(y.canonKind)) return false;
+        ClangNode x = strip(arguments(c).get(0));
+        String k = x == null ? null : ClangGuards.Path.key(x);
+        return k != null
+                && k.equals(ClangGuards.Path.key(y))
+                && c.canonKind == y.canonKind
+                && x.canonKind == y.canonKind;
+    }
+
     /** True when {@code a - b} is a floor's fractional part, false when a truncation's, null when neither. */
     private static Boolean part(ClangNode d, ClangNode a, ClangNode b) {
         ClangNode x = strip(a);

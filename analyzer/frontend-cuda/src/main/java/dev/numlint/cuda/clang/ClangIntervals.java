@@ -91,6 +91,7 @@ final class ClangIntervals {
                     case "-" -> new double[] {-x[1], -x[0]};
                     case "+" -> x;
                     case "!" -> new double[] {0, 1};
+                    case "*" -> forwarded(n, fn, depth); // *pd read back right after '*pd = (float)*ps;'
                     default -> unknown();
                 };
             }
@@ -156,6 +157,7 @@ final class ClangIntervals {
             }
             case CXCursor_ArraySubscriptExpr -> {
                 double[] local = fn == null ? null : arrays.element(n, fn, depth);
+                if (local == null) local = ClangForwardedStores.of(this, n, fn, depth);
                 if (local == null && fn != null) local = fields.read(n, fn, depth);
                 if (local != null) return local;
                 // an element of a field or static global array: what every store of the file to its elements wrote
@@ -172,6 +174,11 @@ final class ClangIntervals {
                 return byType(n);
             }
         }
+    }
+
+    private double[] forwarded(ClangNode n, ClangUnit.Function fn, int depth) {
+        double[] x = ClangForwardedStores.of(this, n, fn, depth);
+        return x != null ? x : unknown();
     }
 
     /** The bounds of a const array's initializer ({@link ClangWalker#constantTable}), or null. */
@@ -214,11 +221,13 @@ final class ClangIntervals {
      * {@code x - floor(x)}, directly or through a local {@code k = floor(x)} (an int one too: {@code int x0 =
      * floor(x); float w = x - (float)x0;}), with {@code x} and {@code k} written nowhere else in {@code fn}: the
      * fractional part, in [0, 1] (session 50 round J: the weights of a bilinear interpolation); {@code x - (long)x},
-     * {@code x - trunc(x)}: of the sign of x, in [-1, 1] (session 59 round D: a pitch bend's fraction of a halftone).
+     * {@code x - trunc(x)}: of the sign of x, in [-1, 1] (session 59 round D: a pitch bend's fraction of a halftone);
+     * {@code ceil(x) - x}: in [0, 1) (session 64 round F).
      * Null for any other difference.
      */
     private double[] fractionalPart(ClangNode minus, ClangUnit.Function fn) {
         if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
+        if (ClangFractions.ceilingGap(minus.children.get(0), minus.children.get(1))) return new double[] {0, 1};
         ClangNode x = uncast(minus.children.get(0));
         if (x == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null) return null;
         Definitions defs = definitions(fn);
@@ -271,7 +280,7 @@ final class ClangIntervals {
             for (int j = 0; j < 2; j++) {
                 ClangNode w = strip(r.children.get(j));
                 ClangNode u = strip(l.children.get(i));
-                if (w == null || u == null || !complement(u, w)) continue;
+                if (w == null || u == null || !ClangConvexWeights.complement(unit, this, u, w, fn)) continue;
                 double[] ww = eval(w, fn, depth - 1);
                 if (ww[0] < 0 || ww[1] > 1) continue;
                 double[] a = eval(l.children.get(1 - i), fn, depth - 1);
@@ -300,16 +309,6 @@ final class ClangIntervals {
 
     private static boolean product(ClangNode n) {
         return n != null && n.kind == CXCursor_BinaryOperator && n.spelling.equals("*") && n.children.size() == 2;
-    }
-
-    /** Whether {@code u} is {@code 1 - w} ({@code 1.0f - w}), {@code w} by its text. */
-    private boolean complement(ClangNode u, ClangNode w) {
-        if (u.kind != CXCursor_BinaryOperator || !u.spelling.equals("-") || u.children.size() != 2) return false;
-        Double one = ClangSyntax.folded(u.children.get(0));
-        return one != null
-                && one == 1.0
-                && squash(unit.text(u.children.get(1))).equals(squash(unit.text(w)))
-                && sameTree(u.children.get(1), w); // a macro's expansion: every node has the invocation's text
     }
 
     /** The interval of an integer conversion of a value in {@code x}: truncated toward zero. */
