@@ -49,7 +49,74 @@ final class ClangOrderedDifferences {
             }
             return (holds ? "the test '" : "the failed test '") + unit.text(test) + "' (line " + test.line + ")";
         }
+        return raised(unit, d, a, b);
+    }
+
+    /**
+     * The clamp that raised {@code a} to at least {@code b} before the difference {@code a - b}: an earlier statement
+     * of an enclosing block {@code a = a > b ? a : b} (a {@code max} macro, {@code fmax(a, b)}, {@code std::max}),
+     * with only clamps from above of {@code a} after it ({@code a = a < c ? a : c}, {@code fmin(a, c)}) and nothing
+     * else writing {@code a} or {@code b} up to the difference (session 64 round E: an image library's colour index
+     * {@code (size_t)((Yr - d_Y0R) / rstep)} after {@code Yr = TIFFmax(Yr, d_Y0R); Yr = TIFFmin(Yr, d_YCR);}). An upper
+     * clamp below {@code b} would take it under again: taken as a range the code means ("taken as in range").
+     */
+    private static String raised(ClangUnit unit, ClangNode d, ClangNode a, ClangNode b) {
+        String left = operandKey(a);
+        String right = operandKey(b);
+        ClangGuards.Path pa = ClangGuards.Path.of(strip(a)), pb = ClangGuards.Path.of(strip(b));
+        if (left == null || right == null || pa == null || pb == null) return null;
+        ClangNode c = d;
+        for (ClangNode p = d.parent; p != null; c = p, p = p.parent) {
+            if (p.kind != CXCursor_CompoundStmt) continue;
+            for (int k = p.children.indexOf(c) - 1; k >= 0; k--) {
+                ClangNode s = p.children.get(k);
+                int clamp = clampOf(s, left, right);
+                if (clamp > 0) return "the clamp '" + unit.text(s) + "' (line " + s.line + ")";
+                if (clamp < 0) continue; // a = min(a, c): writes a, not b
+                if (ClangGuards.writes(s, pa) || ClangGuards.writes(s, pb)) return null;
+            }
+        }
         return null;
+    }
+
+    /**
+     * 1 when {@code s} is {@code a = max(a, b)} (as a conditional or a call), -1 when it is {@code a = min(a, c)} for
+     * any {@code c}, 0 otherwise; {@code a} and {@code b} by their keys.
+     */
+    private static int clampOf(ClangNode s, String a, String b) {
+        ClangNode e = strip(s);
+        if (e == null || e.kind != CXCursor_BinaryOperator || !e.spelling.equals("=") || e.children.size() != 2)
+            return 0;
+        if (!a.equals(operandKey(e.children.get(0)))) return 0;
+        ClangNode v = bare(e.children.get(1));
+        if (v == null) return 0;
+        boolean max;
+        if (v.kind == CXCursor_ConditionalOperator && v.children.size() == 3) {
+            ClangNode t = bare(v.children.get(0));
+            if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return 0;
+            boolean greater = t.spelling.startsWith(">");
+            if (!greater && !t.spelling.startsWith("<")) return 0;
+            String l = operandKey(t.children.get(0)), r = operandKey(t.children.get(1));
+            String then = operandKey(v.children.get(1)), other = operandKey(v.children.get(2));
+            if (l == null || r == null || then == null || other == null) return 0;
+            // L > R ? L : R and L < R ? R : L are max(L, R); the others min
+            if (then.equals(l) && other.equals(r)) max = greater;
+            else if (then.equals(r) && other.equals(l)) max = !greater;
+            else return 0;
+            if (!(l.equals(a) || r.equals(a))) return 0;
+            String peer = l.equals(a) ? r : l;
+            return max ? (peer.equals(b) ? 1 : 0) : -1;
+        }
+        if (v.kind != CXCursor_CallExpr || arguments(v).size() != 2) return 0;
+        String name = callee(v).replace("std::", "");
+        if (java.util.Set.of("fmax", "fmaxf", "max").contains(name)) max = true;
+        else if (java.util.Set.of("fmin", "fminf", "min").contains(name)) max = false;
+        else return 0;
+        String kx = operandKey(arguments(v).get(0)),
+                ky = operandKey(arguments(v).get(1));
+        if (!a.equals(kx) && !a.equals(ky)) return 0;
+        String peer = a.equals(kx) ? ky : kx;
+        return max ? (b.equals(peer) ? 1 : 0) : -1;
     }
 
     /**
