@@ -140,8 +140,40 @@ final class MakeFlags {
     }
 
     static boolean isFlagVar(String name) {
-        return CUDA_VARS.contains(name) || HOST_VARS.contains(name) || name.endsWith("FLAGS");
+        return CUDA_VARS.contains(name)
+                || HOST_VARS.contains(name)
+                || name.endsWith("FLAGS") && !OTHER_LANGUAGES.contains(name);
     }
+
+    /**
+     * Flag variables of compilers and tools numlint does not analyze: Fortran's ({@code FFLAGS = -ffast-math} reaches
+     * gfortran, session 64 round G: a molecular dynamics code's Fortran flags were reported as host C/C++ code), the
+     * assembler's, lex's and yacc's, other languages', make's own.
+     */
+    private static final Set<String> OTHER_LANGUAGES = Set.of(
+            "FFLAGS",
+            "FCFLAGS",
+            "F77FLAGS",
+            "F90FLAGS",
+            "F95FLAGS",
+            "FPPFLAGS",
+            "ASFLAGS",
+            "NASMFLAGS",
+            "YFLAGS",
+            "LFLAGS",
+            "ARFLAGS",
+            "RFLAGS",
+            "MAKEFLAGS",
+            "MFLAGS",
+            "RUSTFLAGS",
+            "GOFLAGS",
+            "JFLAGS",
+            "JAVACFLAGS",
+            "GHCFLAGS",
+            "OCAMLFLAGS",
+            "DFLAGS",
+            "VALAFLAGS",
+            "RCFLAGS");
 
     /** The compiler a command word names: CUDA for nvcc, HOST for gcc/clang/icpx..., null otherwise. */
     static FlagTok.Lang compilerOf(String word) {
