@@ -45,6 +45,8 @@ public final class SerialAccumulation implements PtxCheck {
         final Set<Integer> cycle;
         final List<Instruction> sites = new ArrayList<>();
         boolean step;
+        /** Every update's added term is computed from the accumulator in the same iteration ({@link #recurrence}). */
+        boolean recurrence;
 
         Group(Loop loop, Instruction first, Set<Integer> cycle, boolean step) {
             this.loop = loop;
@@ -99,6 +101,7 @@ public final class SerialAccumulation implements PtxCheck {
                     break;
                 }
                 boolean step = constantStep(facts, in, l, cycle);
+                boolean recurrence = !step && recurrence(facts, in, l, cycle);
                 Group same = null;
                 for (Group g : groupsOf.getOrDefault(l.header(), List.of())) {
                     if (g.cycle.contains(in.index()) && cycle.contains(g.first.index())) {
@@ -110,8 +113,10 @@ public final class SerialAccumulation implements PtxCheck {
                     // another update of the same accumulator (one per branch of the loop body): one finding
                     same.sites.add(in);
                     same.step &= step;
+                    same.recurrence &= recurrence;
                 } else {
                     Group g = new Group(l, in, cycle, step);
+                    g.recurrence = recurrence;
                     groups.add(g);
                     groupsOf.computeIfAbsent(l.header(), k -> new ArrayList<>()).add(g);
                 }
@@ -149,6 +154,7 @@ public final class SerialAccumulation implements PtxCheck {
         for (Instruction x : g.sites) {
             if (selfCarried(facts, x)) {
                 Group r = new Group(g.loop, x, g.cycle, g.step);
+                r.recurrence = g.recurrence;
                 r.sites.add(g.first);
                 for (Instruction y : g.sites) {
                     if (y != x) r.sites.add(y);
@@ -213,6 +219,9 @@ public final class SerialAccumulation implements PtxCheck {
         if (g.step) {
             c = new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-step"), null);
             key = "ptx-step";
+        } else if (g.recurrence) {
+            c = new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-recurrence"), null);
+            key = "ptx-recurrence";
         } else {
             boolean grid = gridStride(facts, l);
             Consequence use = facts.consequences().of(in);
@@ -340,6 +349,42 @@ public final class SerialAccumulation implements PtxCheck {
             }
         }
         return true;
+    }
+
+    /**
+     * The added term is computed from the accumulator in the same iteration: a register operand that is not the
+     * accumulator reaches, through definitions inside the loop, the update itself or its loop-carried cycle (sphere
+     * tracing's {@code t += map(origin + t * dir)}, session 64 round H: a ray marcher's step was a warning, while the
+     * CUDA source layer calls such a recurrence a note). Every step needs the previous one, so any port takes the same
+     * steps in the same order; what a step's rounding changes, the next evaluation sees.
+     */
+    private static boolean recurrence(PtxFacts facts, Instruction in, Loop l, Set<Integer> cycle) {
+        boolean fma = in.opcode().equals("fma") || in.opcode().equals("mad");
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        boolean any = false;
+        for (int k = 1; k <= 2; k++) {
+            if (!fma && carried(facts, in, k, cycle)) continue;
+            if (!(in.operand(k) instanceof Operand.Reg r)) continue;
+            any = true;
+            for (int d : facts.defUse().reachingDefs(in.index(), r.name())) work.add(d);
+        }
+        if (!any) return false;
+        PtxFunction fn = facts.function();
+        Set<Integer> seen = new HashSet<>();
+        int steps = 0;
+        while (!work.isEmpty() && steps++ < 512) {
+            int d = work.poll();
+            if (d == in.index() || cycle.contains(d)) return true;
+            if (!seen.add(d)) continue;
+            Instruction x = fn.instruction(d);
+            if (!l.contains(x.block())) continue; // defined before the loop: the same in every iteration
+            for (int j = 1; j < x.operands().size(); j++) {
+                if (x.operand(j) instanceof Operand.Reg m) {
+                    for (int e : facts.defUse().reachingDefs(x.index(), m.name())) work.add(e);
+                }
+            }
+        }
+        return false;
     }
 
     /** Operand {@code k} is the accumulator: one of its definitions lies on the loop-carried cycle. */
