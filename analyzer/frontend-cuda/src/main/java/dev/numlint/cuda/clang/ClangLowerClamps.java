@@ -28,7 +28,10 @@ final class ClangLowerClamps {
             int outcome = outcome(test, usr);
             if (outcome > 0) return flat(yes, usr, depth + 1);
             if (outcome < 0) return flat(no, usr, depth + 1);
-            if (outcome == 0 && zeroAtBound(test, yes, no, usr)) return true;
+            if (outcome == 0
+                    && (zeroAtBound(test, yes, no, usr)
+                            || Double.valueOf(0).equals(folded(yes))
+                                    && Double.valueOf(0).equals(atZero(no, usr, 0)))) return true;
             return flat(test, usr, depth + 1) && flat(yes, usr, depth + 1) && flat(no, usr, depth + 1);
         }
         if (n.kind == CXCursor_CallExpr) return false;
@@ -78,12 +81,78 @@ final class ClangLowerClamps {
                         || !reads(no, usr) && Double.valueOf(0).equals(folded(no)));
     }
 
+    /**
+     * The value of {@code e} where the local is 0, when {@code e} is the local, a constant, or a conditional whose
+     * test compares the local with a constant ({@code (v > 255) ? 255 : v} is 0); null otherwise.
+     */
+    private static Double atZero(ClangNode e, String usr, int depth) {
+        ClangNode n = strip(e);
+        if (n == null || depth > 16) return null;
+        if (local(n, usr)) return 0.0;
+        if (!reads(n, usr)) return folded(n);
+        if (n.kind != CXCursor_ConditionalOperator || n.children.size() != 3) return null;
+        ClangNode t = strip(n.children.get(0));
+        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return null;
+        ClangNode a = strip(t.children.get(0)), b = strip(t.children.get(1));
+        Double k = local(a, usr) ? folded(b) : local(b, usr) ? folded(a) : null;
+        if (k == null) return null;
+        double l = local(a, usr) ? 0 : k, r = local(a, usr) ? k : 0;
+        Boolean holds =
+                switch (t.spelling) {
+                    case "<" -> l < r;
+                    case "<=" -> l <= r;
+                    case ">" -> l > r;
+                    case ">=" -> l >= r;
+                    case "==" -> l == r;
+                    case "!=" -> l != r;
+                    default -> null;
+                };
+        return holds == null ? null : atZero(n.children.get(holds ? 1 : 2), usr, depth + 1);
+    }
+
+    /**
+     * Whether the local's value set by statement {@code at} of {@code block} is read only by the statement after it:
+     * every later statement of the block that names the local first assigns it anew (without reading it), and a local
+     * declared outside the block is read nowhere else in {@code fn} (a loop's next iteration assigns it at {@code at}
+     * first, when no statement before it names it).
+     */
+    static boolean onlyStored(ClangNode block, int at, String usr, ClangUnit.Function fn) {
+        if (block == null || fn == null) return false;
+        boolean declaredHere = false;
+        for (int k = 0; k <= at; k++) {
+            ClangNode s = block.children.get(k);
+            boolean[] decl = new boolean[1];
+            s.forEach(x -> decl[0] |= x.kind == CXCursor_VarDecl && usr.equals(x.usr));
+            if (decl[0]) declaredHere = true;
+            else if (k < at && reads(s, usr) && !declaredHere) return false; // read before it in an iteration
+        }
+        for (int k = at + 2; k < block.children.size(); k++) {
+            ClangNode s = strip(block.children.get(k));
+            if (s == null || !reads(s, usr)) continue;
+            boolean fresh = s.kind == CXCursor_BinaryOperator
+                    && s.spelling.equals("=")
+                    && s.children.size() == 2
+                    && local(s.children.get(0), usr)
+                    && !reads(s.children.get(1), usr);
+            if (fresh) return true;
+            return false;
+        }
+        if (declaredHere) return true;
+        boolean[] outside = new boolean[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && x.offset < block.offset
+                    || x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && x.offset > block.endOffset)
+                outside[0] = true;
+        });
+        return !outside[0];
+    }
+
     private static boolean local(ClangNode n, String usr) {
         ClangNode x = strip(n);
         return x != null && x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr);
     }
 
-    private static boolean reads(ClangNode e, String usr) {
+    static boolean reads(ClangNode e, String usr) {
         boolean[] r = new boolean[1];
         e.forEach(x -> r[0] |= x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr));
         return r[0];

@@ -93,6 +93,13 @@ final class ClangRoundingClamps {
                 || next.children.size() != 2) return null;
         ClangNode lhs = strip(next.children.get(0));
         ClangNode call = strip(next.children.get(1));
+        // *d++ = v >= 0xff ? 0xff : v <= 0 ? 0 : v; with v read nowhere else (session 64 round I: an image library's
+        // float to byte conversions, 9 false warnings): what is stored is the clamp
+        if (lhs != null
+                && !ClangLowerClamps.reads(lhs, usr)
+                && ClangLowerClamps.settles(call, usr)
+                && ClangLowerClamps.onlyStored(stmt.parent, at, usr, unit.functionOf(stmt)))
+            return "clamp at line " + next.line;
         if (lhs == null || lhs.kind != CXCursor_DeclRefExpr || !usr.equals(lhs.refUsr)) return null;
         String k = clampOf(unit, call, usr);
         // v = MIN(MAX(0, v), 64); of macros written as ?: (ClangLowerClamps)
