@@ -221,6 +221,7 @@ final class UnreachableCode {
         }
         Map<String, List<Use>> uses = new HashMap<>();
         Set<String> written = new HashSet<>();
+        List<String[]> pastes = new ArrayList<>(); // {prefix, suffix} a macro pastes to a parameter
         for (Map.Entry<Path, String> e : tree.entrySet()) {
             byte[] b;
             try {
@@ -238,6 +239,7 @@ final class UnreachableCode {
                     explicit::add,
                     written::add);
             String text = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (text.indexOf("##") >= 0) pasted(text, pastes);
             if (text.indexOf("template") < 0) continue;
             Matcher m = EXPLICIT.matcher(text);
             while (m.find()) explicit.add(m.group(1));
@@ -248,6 +250,14 @@ final class UnreachableCode {
         // never run)
         for (DeclaredFunction d : functions) {
             if (d.template() != null && !written.contains(d.name())) live.add(d.name());
+            // a name a macro pastes together (write_##type: babl's icc_write, session 64 round I) is called where the
+            // macro is, under no name a file writes there: it counts as running
+            for (String[] p : pastes) {
+                if (d.template() != null
+                        && d.name().length() > p[0].length() + p[1].length()
+                        && d.name().startsWith(p[0])
+                        && d.name().endsWith(p[1])) live.add(d.name());
+            }
         }
         if (!program) {
             for (DeclaredFunction d : functions) {
@@ -278,6 +288,30 @@ final class UnreachableCode {
             }
         }
         return live;
+    }
+
+    private static final Pattern DEFINE =
+            Pattern.compile("(?m)^[ \\t]*#[ \\t]*define[ \\t]+\\w+\\(([^)]*)\\)((?:[^\\n]*\\\\\\n)*[^\\n]*)");
+    private static final Pattern PASTE = Pattern.compile("(\\w+)?\\s*##\\s*(\\w+)");
+
+    /**
+     * The {prefix, suffix} pairs function-like macros of {@code text} paste to one of their parameters
+     * ({@code #define icc_write(type, ...) write_##type(...)}: {"write_", ""}); a paste of two parameters or of no
+     * parameter, or a fragment shorter than 3 characters, says nothing of a name and is left out.
+     */
+    static void pasted(String text, List<String[]> into) {
+        Matcher d = DEFINE.matcher(text);
+        while (d.find()) {
+            Set<String> params = new HashSet<>();
+            for (String p : d.group(1).split(",")) params.add(p.trim());
+            Matcher m = PASTE.matcher(d.group(2));
+            while (m.find()) {
+                String left = m.group(1), right = m.group(2);
+                boolean l = left != null && params.contains(left), r = params.contains(right);
+                if (r && !l && left != null && left.length() >= 3) into.add(new String[] {left, ""});
+                if (l && !r && right.length() >= 3) into.add(new String[] {"", right});
+            }
+        }
     }
 
     /**
