@@ -182,8 +182,8 @@ final class ClangGuards {
     private static String sides(ClangUnit unit, ClangNode call, Map<String, String> guards) {
         String name = callee(call).replace("std::", "");
         String helper = ClangUnit.CLAMPS.contains(name) ? null : ClangTemplates.minMaxHelper(unit, name);
-        boolean min = Set.of("fminf", "fmin", "min", "umin").contains(name) || "min".equals(helper);
-        boolean max = Set.of("fmaxf", "fmax", "max", "umax").contains(name) || "max".equals(helper);
+        boolean min = MIN_CALLS.contains(name) || "min".equals(helper);
+        boolean max = MAX_CALLS.contains(name) || "max".equals(helper);
         if (!min && !max) return "";
         for (ClangNode a : arguments(call)) {
             ClangNode x = strip(a);
@@ -193,6 +193,10 @@ final class ClangGuards {
         }
         return min ? UPPER_ONLY : LOWER_ONLY;
     }
+
+    /** The minimum and the maximum of two values among the toolkit's and the standard library's functions. */
+    static final Set<String> MIN_CALLS = Set.of("fminf", "fmin", "min", "umin"),
+            MAX_CALLS = Set.of("fmaxf", "fmax", "max", "umax");
 
     /** Whether {@code e} is of an unsigned integer type (under implicit conversions), and not a constant. */
     private static boolean unsignedTerm(ClangNode e) {

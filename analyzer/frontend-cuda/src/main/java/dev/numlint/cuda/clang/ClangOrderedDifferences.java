@@ -109,8 +109,8 @@ final class ClangOrderedDifferences {
         }
         if (v.kind != CXCursor_CallExpr || arguments(v).size() != 2) return 0;
         String name = callee(v).replace("std::", "");
-        if (java.util.Set.of("fmax", "fmaxf", "max").contains(name)) max = true;
-        else if (java.util.Set.of("fmin", "fminf", "min").contains(name)) max = false;
+        if (ClangGuards.MAX_CALLS.contains(name)) max = true;
+        else if (ClangGuards.MIN_CALLS.contains(name)) max = false;
         else return 0;
         String kx = operandKey(arguments(v).get(0)),
                 ky = operandKey(arguments(v).get(1));
