@@ -85,7 +85,38 @@ class CudaSourceAnalyzerTest {
                 .extracting(Finding::message)
                 .singleElement()
                 .asString()
-                .startsWith("'(unsigned int)(floorf(h1)");
+                .startsWith("'(unsigned int)floorf(h1)'");
+    }
+
+    /**
+     * A cast inside another macro's argument whose operand is a macro's use is quoted as written, and so is the test in
+     * that macro's body that bounds it (session 65: libtiff's {@code REPEAT(stride, wp[0] = (uint16_t)CLAMP(ip[0]))}
+     * was quoted {@code '(uint16_t)()'}, "limited by the test ''": libclang maps the ends of the inner macro's code to
+     * its name, {@link dev.numlint.cuda.clang.ClangNestedMacros}).
+     */
+    @Test
+    void aCastInsideAnotherMacrosArgumentIsQuotedAsWritten(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("n.c"),
+                String.join(
+                        "\n",
+                        "#define REPEAT(n, op) { int i_ = n; do { i_--; op; } while (i_ > 0); }",
+                        "#define CLAMP(v) ((v) < 0.f ? 0.f : (v))",
+                        "#define SCALE(v) ((v) * 2.0f)",
+                        "void conv(unsigned short *wp, const float *ip, int stride) {",
+                        "    REPEAT(stride, wp[0] = (unsigned short)CLAMP(ip[0]); wp++; ip++)",
+                        "    REPEAT(stride, wp[0] = (unsigned short)SCALE(ip[0]); wp++; ip++)",
+                        "}",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, String> byLine = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL001"))
+                .collect(Collectors.toMap(f -> f.location().startLine(), Finding::message));
+        assertThat(byLine.get(5))
+                .startsWith("'(unsigned short)CLAMP(ip[0])'")
+                .contains("the test '(ip[0]) < 0.0' in 'CLAMP(ip[0])' (line 5)");
+        assertThat(byLine.get(6)).startsWith("'(unsigned short)SCALE(ip[0])'");
     }
 
     /**

@@ -45,7 +45,15 @@ final class Consequences {
                             ? operand
                             : "(" + operand + ")")
                     + how;
-        return how + (enclosed(operand) ? operand : "(" + operand + ")");
+        return how + (enclosed(operand) || called(operand) ? operand : "(" + operand + ")");
+    }
+
+    /** Whether {@code s} is one call of a named function or macro: {@code CLAMP(ip[0])}, {@code std::floor(x)}. */
+    static boolean called(String s) {
+        int open = s == null ? -1 : s.indexOf('(');
+        return open > 0
+                && s.substring(0, open).strip().matches("[A-Za-z_]\\w*(::[A-Za-z_]\\w*)*")
+                && enclosed(s.substring(open));
     }
 
     /** Whether {@code s} is one parenthesised expression: its first parenthesis closes at its end. */

@@ -21,7 +21,7 @@ final class ClangConditionals {
         for (ClangNode branch : n.children.subList(1, 3)) {
             if (!bounded(test, branch, limited)) return null;
         }
-        return "the test '" + unit.text(test) + "' (line " + n.line + ")";
+        return "the test '" + ClangQuotes.test(unit, test) + "' (line " + n.line + ")";
     }
 
     private static boolean bounded(ClangNode test, ClangNode branch, Predicate<ClangNode> limited) {

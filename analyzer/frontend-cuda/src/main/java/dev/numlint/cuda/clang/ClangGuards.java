@@ -222,7 +222,7 @@ final class ClangGuards {
                 if (!either && compares(test, usr) && !writtenBetween(p, at, usr)) {
                     // in the branch where the test makes it negative, a conversion to unsigned always wraps
                     if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
-                    return "the test '" + unit.text(test) + "' (line " + test.line + ")"
+                    return "the test '" + ClangQuotes.test(unit, test) + "' (line " + test.line + ")"
                             + ClangTestSides.sided(test, usr, p.children.get(1) == c);
                 }
             }
@@ -231,7 +231,7 @@ final class ClangGuards {
                 boolean either = p.children.get(1) == c && disjunction(test);
                 if (!either && compares(test, usr)) {
                     if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
-                    return "the test '" + unit.text(test) + "' (line " + test.line + ")"
+                    return "the test '" + ClangQuotes.test(unit, test) + "' (line " + test.line + ")"
                             + ClangTestSides.sided(test, usr, p.children.get(1) == c);
                 }
             }

@@ -47,7 +47,8 @@ final class ClangOrderedDifferences {
                     if (written[0]) return null;
                 }
             }
-            return (holds ? "the test '" : "the failed test '") + unit.text(test) + "' (line " + test.line + ")";
+            return (holds ? "the test '" : "the failed test '") + ClangQuotes.test(unit, test) + "' (line " + test.line
+                    + ")";
         }
         return raised(unit, d, a, b);
     }

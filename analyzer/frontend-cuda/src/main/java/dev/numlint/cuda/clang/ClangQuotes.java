@@ -23,6 +23,22 @@ final class ClangQuotes {
         return !line.isEmpty() && balanced(line) ? line : t;
     }
 
+    /**
+     * A test as a message quotes it, without the quotes around it: its source text, or, for a comparison written in a
+     * macro's body, whose source text is the macro's use and holds no operator ({@code CLAMP(ip[0])}), the comparison
+     * as Clang's tree reads it and the use: {@code (ip[0]) < 0.0' in 'CLAMP(ip[0])} (session 65: "limited by the
+     * test 'CLAMP(ip[0])'" named no test).
+     */
+    static String test(ClangUnit unit, ClangNode t) {
+        String s = unit.text(t);
+        if (t.kind != org.bytedeco.llvm.global.clang.CXCursor_BinaryOperator
+                || t.spelling == null
+                || t.spelling.isEmpty()
+                || s.contains(t.spelling)) return s;
+        String tree = ClangMacroSites.render(t);
+        return tree == null ? s : tree + "' in '" + s;
+    }
+
     /** Whether the parentheses and brackets of {@code t} pair up. */
     static boolean balanced(String t) {
         int round = 0;

@@ -235,6 +235,19 @@ final class ClangWalker {
         int el = line.get();
         int ec = col.get();
         int endOff = off.get();
+        if (foreign == 0 && startOff >= 0 && endOff >= startOff && endOff < textLength) {
+            // the end libclang maps to a macro's name inside another macro's argument: the end of that use
+            int past = ClangNestedMacros.end(text, startOff, endOff);
+            for (int i = endOff; i < past; i++) {
+                if (text[i] == '\n') {
+                    el++;
+                    ec = 1;
+                } else {
+                    ec++;
+                }
+            }
+            endOff = past;
+        }
         if (startOff < 0 || endOff > textLength || endOff < startOff) {
             startOff = -1;
             endOff = -1;
