@@ -152,6 +152,11 @@ public final class ValueBounds {
         return x == 0 || y == 0 ? 0 : x * y;
     }
 
+    /** {@code v * 2^k}, 0 for a zero {@code v} whatever {@code k} (no NaN of 0 times infinity). */
+    private static double scaled(double v, double k) {
+        return v == 0 ? 0 : v * Math.pow(2, k);
+    }
+
     /**
      * The interval of a call of {@code name} with arguments of the intervals {@code args}, or null when the function
      * bounds nothing this class knows.
@@ -188,6 +193,13 @@ public final class ValueBounds {
                 double[] x = args.get(0);
                 double lo = x[0] >= 0 ? x[0] : x[1] <= 0 ? -x[1] : 0;
                 return new double[] {lo, Math.max(Math.abs(x[0]), Math.abs(x[1]))};
+            }
+            case "ldexp", "ldexpf", "ldexpl", "scalbn", "scalbnf", "scalbnl", "scalbln", "scalblnf", "scalblnl" -> {
+                // x * 2^e: increasing in x; in e increasing where x is positive, decreasing where negative (a scale
+                // ldexp(1, 63 - ilogb(max)) is positive, session 65)
+                if (args.size() != 2) return null;
+                double[] x = args.get(0), e = args.get(1);
+                return new double[] {scaled(x[0], x[0] >= 0 ? e[0] : e[1]), scaled(x[1], x[1] >= 0 ? e[1] : e[0])};
             }
             case "pow", "powf", "__powf" -> {
                 // a base that is not negative gives a power that is not negative (pow(10, floor(log10(x))), a step
