@@ -112,6 +112,17 @@ final class ClangTemplates {
      */
     static String arithmeticFloating(ClangNode op) {
         ClangNode s = strip(op);
+        // std::min(zMin + d[i], zMaxClamp): its arguments have one type, a floating one's where one is floating
+        // (session 65 round D: a raster codec's cast to T of that call was reported at no level)
+        if (s != null && s.kind == CXCursor_CallExpr && SAME_TYPE.contains(callee(s))) {
+            for (ClangNode a : arguments(s)) {
+                ClangNode x = strip(a);
+                if (x != null && floating(x.canonKind)) return x.canonKind == CXType_Float ? "float" : "double";
+                String r = a == null ? null : arithmeticFloating(a);
+                if (r != null) return r;
+            }
+            return null;
+        }
         if (s == null || s.kind != CXCursor_BinaryOperator) return null;
         String[] widest = new String[1];
         java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(List.of(s));
@@ -130,6 +141,9 @@ final class ClangTemplates {
         }
         return widest[0];
     }
+
+    /** Functions whose arguments and result have one type: std::min, std::max, std::clamp. */
+    private static final java.util.Set<String> SAME_TYPE = java.util.Set.of("min", "max", "clamp");
 
     /** A template parameter's canonical name in a type's spelling ("type-parameter-0-1"). */
     private static final java.util.regex.Pattern TYPE_PARAMETER =
@@ -405,9 +419,18 @@ final class ClangTemplates {
     /** The one function template of this file a dependent call names (by name and number of parameters), or null. */
     private static ClangUnit.Function calledTemplate(ClangNode call, Map<String, List<ClangUnit.Function>> byName) {
         ClangNode ref = call.children.get(0);
-        if (ref.kind != CXCursor_DeclRefExpr && ref.kind != CXCursor_OverloadedDeclRef) return null;
-        if (ref.canon == null || !ref.canon.contains("overloaded")) return null;
-        String name = ref.ref != null && !ref.ref.isEmpty() ? ref.ref : ref.spelling;
+        String name;
+        if (ref.kind == CXCursor_MemberRefExpr && ref.canon != null && ref.canon.contains("bound member function")) {
+            // a member template called on an object, c.Decode(p, n) (session 65 round D: a raster codec's chain
+            // from DecodeTempl<T> through its codec's member templates left every member "not in view")
+            name = null;
+            for (ClangNode c : ref.children) if (c.kind == CXCursor_OverloadedDeclRef) name = c.spelling;
+            if (name == null) return null;
+        } else {
+            if (ref.kind != CXCursor_DeclRefExpr && ref.kind != CXCursor_OverloadedDeclRef) return null;
+            if (ref.canon == null || !ref.canon.contains("overloaded")) return null;
+            name = ref.ref != null && !ref.ref.isEmpty() ? ref.ref : ref.spelling;
+        }
         List<ClangUnit.Function> named = byName.get(name);
         if (named == null) return null;
         int n = ClangInstantiations.callArguments(call).size();
@@ -524,11 +547,27 @@ final class ClangTemplates {
      */
     static void conversions(
             ClangUnit unit, ClangUnit.Function fn, ClangNode n, String param, List<ClangUnit.Conversion> out) {
-        ClangNode op = operandOf(n);
+        conversions(unit, fn, n, operandOf(n), param, null, out);
+    }
+
+    /**
+     * {@link #conversions(ClangUnit, ClangUnit.Function, ClangNode, String, List)} of an explicit conversion ({@code
+     * implicitTo} null) or of an implicit one to the parameter written {@code implicitTo} ({@link
+     * ClangTemplateAssignments}).
+     */
+    static void conversions(
+            ClangUnit unit,
+            ClangUnit.Function fn,
+            ClangNode n,
+            ClangNode op,
+            String param,
+            String implicitTo,
+            List<ClangUnit.Conversion> out) {
+        boolean explicit = implicitTo == null;
         String from = op == null ? null : unit.floatingType(op, fn);
         if (op == null) return;
         int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
-        String written = n.type == null || n.type.isEmpty() ? "a template parameter" : n.type;
+        String written = !explicit ? implicitTo : n.type == null || n.type.isEmpty() ? "a template parameter" : n.type;
         boolean seen = false;
         java.util.Map<Boolean, java.util.TreeMap<Integer, java.util.Set<String>>> targets = new java.util.HashMap<>();
         int instantiated = 0;
@@ -549,6 +588,7 @@ final class ClangTemplates {
                     .add(t.type());
         }
         if (instantiated > 0 && discarded == instantiated) return; // compiled in no instantiation in view
+        if (from == null && !explicit) return;
         if (from == null) {
             // the destination instantiated unsigned, the operand of a parameter's type no instantiation in view binds
             // (cast<OUT>(activeFunc(sum[n], n)): its From is the type of a dependent call): a note that says so
@@ -561,11 +601,13 @@ final class ClangTemplates {
             }
             return;
         }
-        String how = isExplicitCast(n) ? castSpelling(n, n.type) : written;
+        String how = !explicit ? "implicit" : isExplicitCast(n) ? castSpelling(n, n.type) : written;
         String guard = ClangGuards.of(unit, n, op, fn);
         if (!seen) {
-            out.add(new ClangUnit.Conversion(
-                    n, op, how, from, written, true, 4, true, guard != null, guard, true, fn, written));
+            // an implicit conversion to a parameter no instantiation in view binds: nothing known to convert
+            if (explicit)
+                out.add(new ClangUnit.Conversion(
+                        n, op, how, from, written, true, 4, true, guard != null, guard, true, fn, written));
             return;
         }
         for (var e : targets.entrySet()) {
@@ -574,7 +616,7 @@ final class ClangTemplates {
             String to = String.join(", ", names) + " (" + written + ")";
             int bytes = e.getValue().firstKey();
             out.add(new ClangUnit.Conversion(
-                    n, op, how, from, to, e.getKey(), bytes, true, guard != null, guard, true, fn, null));
+                    n, op, how, from, to, e.getKey(), bytes, explicit, guard != null, guard, true, fn, null));
         }
     }
 

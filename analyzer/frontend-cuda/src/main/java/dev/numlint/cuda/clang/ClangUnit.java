@@ -455,10 +455,12 @@ public final class ClangUnit {
         // itself the floating one) or an address ((size_t) p of a T* p): no floating value, whatever floating math or
         // pointee it has; the pattern's guesses are for dependent operands only
         if (s != null && (integral(s.canonKind) || address(s.canonKind))) return null;
+        // arithmetic with a double (zMin + d[i]) is double whatever the parameter's instantiation
+        String arithmetic = ClangTemplates.arithmeticFloating(s == null ? op : s);
+        if ("double".equals(arithmetic)) return arithmetic;
         String param = ClangMemberTemplates.param(this, in, s == null ? op : s);
         String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
         if (inst != null) return ClangRequiresClauses.integralOnly(this, in, param) ? null : inst;
-        String arithmetic = ClangTemplates.arithmeticFloating(s == null ? op : s);
         if (arithmetic != null) return arithmetic;
         boolean[] fp = new boolean[1];
         (s == null ? op : s).forEach(n -> {
@@ -505,6 +507,7 @@ public final class ClangUnit {
             String param = ClangTemplates.destination(n);
             if (param != null) ClangTemplates.conversions(this, fn, n, param, out);
             else if (!integral(n.canonKind)) dependent.conversions(fn, n, out);
+            ClangTemplateAssignments.of(this, fn, n, out); // dst[i] = x * s with D *dst
             ClangEigenCasts.conversions(this, fn, n, out); // Eigen's cast<unsigned int>() of floating coefficients
             if (!explicit && !implicit || !integral(n.canonKind)) return;
             // a cast to a reference, (uint32_t&)f, reads the object's bits as another type: no value conversion
