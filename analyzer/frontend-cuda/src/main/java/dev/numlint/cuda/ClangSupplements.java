@@ -237,6 +237,13 @@ final class ClangSupplements {
                     run.variantPass.get() ? java.util.Map.of() : UnitHeaders.wanted(run, real);
             unit = fe.parse(file, args, bytes, null, null, headers);
             stats.clangUnits.incrementAndGet();
+            // device code the host side could not type (a __host__ __device__ given only under __CUDA_ARCH__)
+            ClangUnit device = ClangDeviceSide.reparse(fe, file, args, bytes, unit);
+            if (device != null) {
+                sink.notify(ClangDeviceSide.notice(rel, unit, device));
+                unit = device;
+                stats.clangUnits.incrementAndGet();
+            }
             if (SourceKinds.isHeader(file)) stats.clangHeadersAlone.incrementAndGet();
             if (!headers.isEmpty()) UnitHeaders.keep(run, real, unit, headers.keySet());
         } else {

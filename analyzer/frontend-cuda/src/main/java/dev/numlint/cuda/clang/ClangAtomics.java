@@ -134,6 +134,12 @@ final class ClangAtomics {
                 // a dependent pointer (&grid[i] with REAL *grid) has no canonical pointee: the parameter in it
                 String param = type != null ? type.replace("const ", "") : ClangUnit.templateParam(ptr);
                 if (param == null) param = autoInitialized(ptr, fn);
+                // a pointer of a dependent call's type (&(*a)[i] of an Arr<T> *): atomicAdd(T *, T) adds the value's
+                // type, a template parameter's (session 65 round C: a light-transport code's 14 float atomics)
+                if (param == null && strip(args.get(1)) != null && strip(args.get(1)).canon != null) {
+                    String v = strip(args.get(1)).canon.replace("const ", "");
+                    if (v.matches("type-parameter-0-\\d+")) param = v;
+                }
                 if (param == null) param = "";
                 if (param.matches("type-parameter-0-\\d+")) {
                     String inst = ClangTemplates.instantiatedWith(fn, param, true);
