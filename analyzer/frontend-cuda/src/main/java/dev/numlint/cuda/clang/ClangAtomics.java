@@ -140,6 +140,7 @@ final class ClangAtomics {
                     String v = strip(args.get(1)).canon.replace("const ", "");
                     if (v.matches("type-parameter-0-\\d+")) param = v;
                 }
+                if (param == null) param = containerElement(ptr);
                 if (param == null) param = "";
                 if (param.matches("type-parameter-0-\\d+")) {
                     String inst = ClangTemplates.instantiatedWith(fn, param, true);
@@ -255,6 +256,28 @@ final class ClangAtomics {
         // a constant's type is the literal's (1.0 is a double whatever it is added to): it decides nothing
         if (v.value != null || n.value != null) return null;
         return n.canon.replace("const ", "").replace("volatile ", "").trim();
+    }
+
+    /** A class of one template parameter, or a pointer to one: {@code Array<type-parameter-0-0> *}. */
+    private static final java.util.regex.Pattern ONE_PARAMETER_CLASS =
+            java.util.regex.Pattern.compile("(?:const )?(?:\\w+::)*\\w+<(type-parameter-0-\\d+)>(?: const)?(?: \\*)?");
+
+    /**
+     * The parameter of an element of a container of one template parameter the pointer indexes ({@code
+     * &(*density)[cell]} of an {@code Array<dtype> *}, whose {@code operator[]} Clang leaves unresolved in the
+     * pattern): its element type, as a container's subscript gives (session 65 round C: a light-transport code's 14
+     * atomics of {@code (1.0 - exp(-mua * ds)) * phot->weight}), or null.
+     */
+    private static String containerElement(ClangNode ptr) {
+        String[] found = new String[1];
+        ptr.forEach(n -> {
+            if (found[0] != null || n.kind != CXCursor_ArraySubscriptExpr || n.children.isEmpty()) return;
+            ClangNode base = strip(n.children.get(0));
+            java.util.regex.Matcher m =
+                    ONE_PARAMETER_CLASS.matcher(base == null || base.canon == null ? "" : base.canon);
+            if (m.matches()) found[0] = m.group(1);
+        });
+        return found[0];
     }
 
     /** The written name of the template parameter {@code param} ("type-parameter-0-K") of {@code fn}, or {@code or}. */

@@ -483,7 +483,17 @@ final class ClangTemplates {
         List<ClangNode> params = parameters(g.node());
         for (int i = 0; i < Math.min(params.size(), args.size()); i++) {
             Matcher m = PARAM.matcher(params.get(i).canon);
-            if (!m.matches()) continue;
+            if (!m.matches()) {
+                // Arr<T> *a given an Arr<float> *: T = float (session 65 round C: a kernel's device helpers)
+                Matcher c = ClangClassArguments.CLASS_PARAM.matcher(params.get(i).canon);
+                String t = c.matches() ? ClangClassArguments.of(args.get(i), c.group(1), caller) : null;
+                if (t == null) continue;
+                int k = Integer.parseInt(c.group(2));
+                if (k >= bound.length) continue;
+                if (bound[k] != null && !bound[k].equals(t)) return false;
+                bound[k] = t;
+                continue;
+            }
             int k = Integer.parseInt(m.group(1));
             String t = argumentType(args.get(i), caller, m.group(2) != null);
             if (t == null || k >= bound.length) continue;
