@@ -138,6 +138,8 @@ final class ClangIntervals {
                 double[] x = ClangSquares.ofCall(unit, name, n, args);
                 if (x == null) x = ValueBounds.call(name, args);
                 if (x == null) x = ClangClampHelpers.interval(unit, n, e -> eval(e, fn, depth - 1));
+                if (x == null) x = ClangDistributions.interval(n, fn, e -> eval(e, fn, depth - 1));
+                if (x == null) x = ClangPushedElements.interval(n, fn, e -> eval(e, fn, depth - 1));
                 if (x == null) x = returned(n, args, depth - 1);
                 return x == null ? byType(n) : x;
             }
