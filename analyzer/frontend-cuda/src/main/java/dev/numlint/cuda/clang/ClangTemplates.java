@@ -419,18 +419,9 @@ final class ClangTemplates {
     /** The one function template of this file a dependent call names (by name and number of parameters), or null. */
     private static ClangUnit.Function calledTemplate(ClangNode call, Map<String, List<ClangUnit.Function>> byName) {
         ClangNode ref = call.children.get(0);
-        String name;
-        if (ref.kind == CXCursor_MemberRefExpr && ref.canon != null && ref.canon.contains("bound member function")) {
-            // a member template called on an object, c.Decode(p, n) (session 65 round D: a raster codec's chain
-            // from DecodeTempl<T> through its codec's member templates left every member "not in view")
-            name = null;
-            for (ClangNode c : ref.children) if (c.kind == CXCursor_OverloadedDeclRef) name = c.spelling;
-            if (name == null) return null;
-        } else {
-            if (ref.kind != CXCursor_DeclRefExpr && ref.kind != CXCursor_OverloadedDeclRef) return null;
-            if (ref.canon == null || !ref.canon.contains("overloaded")) return null;
-            name = ref.ref != null && !ref.ref.isEmpty() ? ref.ref : ref.spelling;
-        }
+        if (ref.kind != CXCursor_DeclRefExpr && ref.kind != CXCursor_OverloadedDeclRef) return null;
+        if (ref.canon == null || !ref.canon.contains("overloaded")) return null;
+        String name = ref.ref != null && !ref.ref.isEmpty() ? ref.ref : ref.spelling;
         List<ClangUnit.Function> named = byName.get(name);
         if (named == null) return null;
         int n = ClangInstantiations.callArguments(call).size();
