@@ -211,7 +211,9 @@ public final class ValueBounds {
                 if (exp[0] < 0) return new double[] {0, INF};
                 if (base[1] <= 1) return new double[] {0, 1};
                 double hi = Math.pow(base[1], exp[1]);
-                return new double[] {0, Double.isNaN(hi) ? INF : Math.max(1, hi)};
+                // a base of at least 1 to a power >= 0: at least 1 (pow(10, step / 20), a decibel step's factor)
+                double lo = base[0] >= 1 ? Math.max(1, Math.pow(base[0], exp[0])) : 0;
+                return new double[] {Double.isNaN(lo) ? 0 : lo, Double.isNaN(hi) ? INF : Math.max(1, hi)};
             }
             case "hypot", "hypotf", "norm3df", "norm4df", "normf", "rhypotf", "rsqrt", "rsqrtf", "__frsqrt_rn" -> {
                 return new double[] {0, INF};

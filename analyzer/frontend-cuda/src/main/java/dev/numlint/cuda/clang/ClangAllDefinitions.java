@@ -11,8 +11,10 @@ import java.util.function.Function;
  * value it holds was assigned by one of them ({@code int samplerate = 0;} then, in a loop, {@code samplerate =
  * rates[k];}: both non-negative, so is every read of it). The fallback of {@link ClangIntervals}' reaching
  * definition where no single definition is known to reach the use (one inside a loop or a branch the use is
- * after). Only plain assignments and initializers: a compound assignment, an increment or a decrement of it makes
- * it unknown here. A running maximum ({@code if (r[i] > m) m = r[i];}) only raises the local: its value is above
+ * after). Plain assignments and initializers give the hull; a compound assignment by a value of known sign moves it
+ * one way ({@code v += e} with {@code e >= 0} and {@code ++v} raise it: no upper bound; {@code -=} and {@code --}
+ * lower it; {@code *=} and {@code /=} by a value {@code >= 0} keep the sign of every value it was given); any other
+ * write makes it unknown here. A running maximum ({@code if (r[i] > m) m = r[i];}) only raises the local: its value is above
  * one the local held, so it bounds the hull from above only (session 57: a dithering library's buffer size from a
  * maximum that starts at 0); a running minimum likewise from below.
  */
@@ -40,6 +42,9 @@ final class ClangAllDefinitions {
         List<ClangNode> values = new ArrayList<>();
         boolean[] other = {false};
         boolean[] local = {false};
+        // compound writes that move the local one way: raise (v += e, e >= 0; ++v), lower, or scale (v *= e, v /= e,
+        // e >= 0: the sign kept)
+        boolean[] moves = new boolean[4];
         fn.node().forEach(n -> {
             // a local of the function (a parameter's first value is its caller's, no definition here)
             if (n.kind == CXCursor_VarDecl && usr.equals(n.usr)) local[0] = true;
@@ -49,7 +54,9 @@ final class ClangAllDefinitions {
                 if (v != null) values.add(v);
             } else if (n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && ClangSyntax.written(n)) {
                 ClangNode p = ClangSyntax.outermost(n).parent;
-                if (p.kind != CXCursor_BinaryOperator || !p.spelling.equals("=")) other[0] = true;
+                int move = p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") ? -1 : move(p, n, eval);
+                if (move >= 0) moves[move] = true;
+                else if (move == -2) other[0] = true;
             }
         });
         if (!local[0] || other[0] || values.isEmpty() || values.size() > 16) return null;
@@ -63,7 +70,46 @@ final class ClangAllDefinitions {
         }
         if (lo == Double.POSITIVE_INFINITY) lo = Double.NEGATIVE_INFINITY;
         if (hi == Double.NEGATIVE_INFINITY) hi = Double.POSITIVE_INFINITY;
+        if (moves[RAISE]) hi = Double.POSITIVE_INFINITY;
+        if (moves[LOWER]) lo = Double.NEGATIVE_INFINITY;
+        if (moves[SHRINK] && !moves[SCALE]) {
+            // divided by factors >= 1 (or multiplied by factors in [0, 1]): towards 0 from every value it was given
+            if (lo >= 0) return new double[] {0, hi};
+            if (hi <= 0) return new double[] {lo, 0};
+            return new double[] {Math.min(lo, 0), Math.max(hi, 0)};
+        }
+        if (moves[SCALE] || moves[SHRINK]) {
+            // scaled by factors >= 0: the sign of every value it was given (a level divided by pow(10, s / 20) in a
+            // loop stays >= 0, session 65 round G)
+            if (lo >= 0) return new double[] {0, Double.POSITIVE_INFINITY};
+            if (hi <= 0) return new double[] {Double.NEGATIVE_INFINITY, 0};
+            return null;
+        }
         return new double[] {lo, hi};
+    }
+
+    private static final int RAISE = 0;
+    private static final int LOWER = 1;
+    private static final int SCALE = 2;
+    private static final int SHRINK = 3;
+
+    /**
+     * How the write {@code p} of the local {@code ref} moves it: {@link #RAISE}, {@link #LOWER}, {@link #SCALE},
+     * {@link #SHRINK} (divided by at least 1, multiplied by at most 1), or -2 for any other write (an operand of unknown sign, an assignment through a call).
+     */
+    private static int move(ClangNode p, ClangNode ref, Function<ClangNode, double[]> eval) {
+        if (p.kind == CXCursor_UnaryOperator)
+            return p.spelling.equals("++") ? RAISE : p.spelling.equals("--") ? LOWER : -2;
+        if (p.kind != CXCursor_CompoundAssignOperator || p.children.size() != 2) return -2;
+        if (ClangSyntax.outermost(ref) != p.children.get(0)) return -2;
+        double[] e = eval.apply(p.children.get(1));
+        if (e == null || Double.isNaN(e[0]) || Double.isNaN(e[1])) return -2;
+        String op = p.spelling;
+        if (op.equals("+=")) return e[0] >= 0 ? RAISE : e[1] <= 0 ? LOWER : -2;
+        if (op.equals("-=")) return e[0] >= 0 ? LOWER : e[1] <= 0 ? RAISE : -2;
+        if (op.equals("/=") && e[0] >= 1 || op.equals("*=") && e[0] >= 0 && e[1] <= 1) return SHRINK;
+        if (op.equals("*=") || op.equals("/=")) return e[0] >= 0 ? SCALE : -2;
+        return -2;
     }
 
     /**
