@@ -68,6 +68,21 @@ final class ClangElementBases {
     }
 
     /**
+     * Whether {@code ref}, a variable in a call's argument, is only read there for a member's value ({@code
+     * log2(S[i * dim.w + j])}): a member that is no array, whose address the argument does not take. The call gets a
+     * value, not the variable (session 65 round G: a video metric's {@code entropy[i * dim.w + j] += log2(...)} read
+     * as a serial sum because {@code dim} appeared in the call's argument).
+     */
+    static boolean read(ClangNode ref) {
+        ClangNode m = ref.parent;
+        while (m != null && (m.kind == CXCursor_UnexposedExpr || m.kind == CXCursor_ParenExpr)) m = m.parent;
+        if (m == null || m.kind != CXCursor_MemberRefExpr || ClangElements.array(m.canonKind)) return false;
+        ClangNode p = m.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
+        return p == null || p.kind != CXCursor_UnaryOperator || !"&".equals(p.spelling);
+    }
+
+    /**
      * The place in {@code chain} (outermost first) of the innermost loop whose body declares the local pointer {@code
      * b} that is subscripted with a fresh allocation in each iteration ({@code float *p = (float *)malloc(n *
      * sizeof(float))}, {@code new float[n]}) and writes it nowhere else, or -1. No two iterations of that loop, or of

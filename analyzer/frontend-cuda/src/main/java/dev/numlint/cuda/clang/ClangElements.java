@@ -327,7 +327,8 @@ final class ClangElements {
                 if (n.kind == CXCursor_CallExpr) {
                     for (int k = 1; k < n.children.size(); k++) {
                         n.children.get(k).forEach(a -> {
-                            if (a.kind == CXCursor_DeclRefExpr && usr.equals(a.refUsr)) bad[0] = true;
+                            if (a.kind == CXCursor_DeclRefExpr && usr.equals(a.refUsr) && !ClangElementBases.read(a))
+                                bad[0] = true;
                         });
                     }
                 }
