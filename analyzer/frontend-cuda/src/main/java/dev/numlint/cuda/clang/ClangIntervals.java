@@ -97,6 +97,7 @@ final class ClangIntervals {
             }
             case CXCursor_BinaryOperator -> {
                 double[] mask = ClangFractions.masked(n);
+                if (mask == null) mask = ClangShifts.of(n, e -> eval(e, fn, depth - 1)); // (hi << 8) + lo, x >> k
                 if (mask != null) return mask;
                 if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/%".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
