@@ -292,14 +292,17 @@ final class ContextChoice {
         }
         // CMake's export lists every unit of its configuration, in any language: one with .cu units and no C/C++
         // unit compiles no C/C++ file (session 60: a neural network's USE_GPU=ON build, whose CPU sources gave
-        // default-visible warnings); FindCUDA's export without .cu entries still says nothing about .cu files
-        boolean cmakeExport = cudaUnits && !hostUnits && cmakeExport(model.dbFile);
+        // default-visible warnings); FindCUDA's export without .cu entries still says nothing about .cu files, but
+        // another generator's database (meson's, bear's) lists the .cu units it compiles like any other: with C/C++
+        // units and none it compiles no CUDA (session 65 round G: a video metric's meson build with CUDA off)
+        boolean cmakeDb = cmakeExport(model.dbFile);
+        boolean cmakeExport = cudaUnits && !hostUnits && cmakeDb;
         // the directories the database holds a unit of
         Set<Path> builtDirs = new java.util.HashSet<>();
         for (Path f : model.db.files.keySet()) if (f.getParent() != null) builtDirs.add(f.getParent());
         for (Path file : sources) {
             if (!unit(file) || model.db.files.containsKey(file) || includedByDbUnits.contains(file)) continue;
-            if (isCuda(file) ? !cudaUnits : !hostUnits && !cmakeExport) continue;
+            if (isCuda(file) ? !cudaUnits && (cmakeDb || !hostUnits) : !hostUnits && !cmakeExport) continue;
             BuildContext c = chosen.get(file);
             if (c != null && (c.compiledVia() != null || c.notCompiledReason() != null)) continue;
             // a Makefile's or setup.py's unit is the build's where the database holds a unit of its directory (a unit
@@ -310,8 +313,12 @@ final class ContextChoice {
             String why = !isCuda(file) && !hostUnits
                     ? "the compilation database " + printable(model.dbUsed) + ", CMake's export of this configuration,"
                             + " lists no C/C++ unit: this configuration compiles none"
-                    : "the compilation database " + printable(model.dbUsed) + " lists the "
-                            + (isCuda(file) ? ".cu" : "C/C++") + " units this configuration compiles and not this one";
+                    : isCuda(file) && !cudaUnits
+                            ? "the compilation database " + printable(model.dbUsed) + " lists C/C++ units and no .cu"
+                                    + " unit: this configuration compiles no CUDA"
+                            : "the compilation database " + printable(model.dbUsed) + " lists the "
+                                    + (isCuda(file) ? ".cu" : "C/C++")
+                                    + " units this configuration compiles and not this one";
             if (c == null) {
                 c = BuildContext.defaults();
                 chosen.put(file, c);
