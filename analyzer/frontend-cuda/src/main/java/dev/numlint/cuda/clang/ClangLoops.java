@@ -633,6 +633,40 @@ final class ClangLoops {
         return true;
     }
 
+    /**
+     * Whether the call {@code n} (named {@code name}) sets every element of the container {@code root} to a value
+     * that does not read it: a member {@code v.setZero()}, {@code v.setConstant(c)}, {@code v.fill(c)} (Eigen, {@code
+     * std::array}), {@code v.assign(n, c)}, or {@code std::fill(v.begin(), v.end(), c)} / {@code std::fill_n(v.data(),
+     * n, c)} (session 66 round A: a cloth solver's {@code rhs.setZero()} in each iteration, read as a sum over the
+     * iterations).
+     */
+    private static boolean containerReset(ClangNode n, String name, String root) {
+        List<ClangNode> args = arguments(n);
+        ClangNode callee = n.children.isEmpty() ? null : strip(n.children.get(0));
+        boolean member = callee != null && callee.kind == CXCursor_MemberRefExpr && !callee.children.isEmpty();
+        if (member) {
+            if (!root.equals(rootUsr(callee.children.get(0)))) return false;
+            return switch (name) {
+                case "setZero" -> args.isEmpty();
+                case "setConstant", "fill" -> args.size() == 1 && !reads(args.get(0), root);
+                case "assign" -> args.size() == 2 && !reads(args.get(1), root);
+                default -> false;
+            };
+        }
+        boolean fill = (name.equals("fill") || name.equals("std::fill")) && args.size() == 3;
+        boolean fillN = (name.equals("fill_n") || name.equals("std::fill_n")) && args.size() == 3;
+        if (!fill && !fillN || reads(args.get(2), root)) return false;
+        return root.equals(rootUsr(args.get(0)));
+    }
+
+    private static boolean reads(ClangNode e, String root) {
+        boolean[] r = new boolean[1];
+        e.forEach(x -> {
+            if (root.equals(x.refUsr)) r[0] = true;
+        });
+        return r[0];
+    }
+
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
     private boolean resets(ClangNode n, String root, String target) {
         // a pointer pointed at the same buffer again restarts nothing summed through it (*dp += x)
@@ -661,6 +695,7 @@ final class ClangLoops {
             // hitSlab(ray, &tnear, &tfar): the callee defines tnear through its address before reading it
             if (target.matches("[A-Za-z_]\\w*") && outParams.defines(n, root)) return true;
             String name = callee(n);
+            if (containerReset(n, name, root)) return true;
             if (!name.equals("memset") && !name.equals("std::memset") && !name.equals("__builtin_memset")) return false;
             List<ClangNode> args = arguments(n);
             if (args.size() != 3) return false;
