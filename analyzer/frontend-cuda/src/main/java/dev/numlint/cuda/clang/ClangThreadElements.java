@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * || j >= ny - 1) return;} (the stride of the next index is at least the bound of this one). Every dimension whose
  * thread or block index the kernel reads must be in the index (a kernel that reads only x is launched in x: its
  * other extents are 1), the add runs at most once per thread (in no loop), and every atomic of the kernel into the
- * same pointer adds at the same index. Such an element receives the adds of one thread, in that thread's program
+ * same pointer adds at the same index, or, with one global index of constant stride {@code c}, at constant offsets
+ * less than {@code c} apart ({@code idx * 3 + 0}, {@code idx * 3 + 1}, {@code idx * 3 + 2}). Such an element receives the adds of one thread, in that thread's program
  * order, so no order varies from run to run (session 55: two QES-Public kernels' {@code atomicAdd(&d_Pot_u[cell],
  * v)} were reported as run-dependent sums).
  */
@@ -44,11 +45,19 @@ final class ClangThreadElements {
         if (fn == null || !kernel(fn) || a.name().startsWith("atomicCAS") || inLoop(a.node(), fn.node())) return null;
         Target t = target(unit, fn, a.node());
         if (t == null) return null;
+        // the other adds into the same pointer: at the same index, or at a constant offset from it (the components
+        // of a thread's own vertex, idx * 3 + 0, idx * 3 + 1, idx * 3 + 2: session 66 round A, a cloth solver)
+        long lowest = 0;
+        long highest = 0;
         for (ClangUnit.Atomic other : unit.atomics()) {
             if (other == a || other.in() == null || other.in().node() != fn.node()) continue;
             Target o = target(unit, fn, other.node());
             if (o == null) return null; // an add the analysis cannot place may be into the same memory
-            if (o.base.equals(t.base) && !o.index.terms.equals(t.index.terms)) return null;
+            if (!o.base.equals(t.base) || o.index.terms.equals(t.index.terms)) continue;
+            Poly offset = o.index.plus(t.index, -1);
+            if (offset.terms.size() != 1 || !offset.terms.containsKey("")) return null;
+            lowest = Math.min(lowest, offset.terms.get(""));
+            highest = Math.max(highest, offset.terms.get(""));
         }
         List<String> used = new ArrayList<>();
         List<Poly> strides = new ArrayList<>();
@@ -64,6 +73,12 @@ final class ClangThreadElements {
             rest = rest.plus(global(d).times(stride), -1);
         }
         if (used.isEmpty()) return null;
+        if (highest > lowest) {
+            // offsets within one stride of a single global index keep every (thread, offset) apart: c * g + k
+            Poly c = strides.get(0);
+            if (used.size() != 1 || c.terms.size() != 1 || !c.terms.containsKey("")) return null;
+            if (highest - lowest >= Math.abs(c.terms.get(""))) return null;
+        }
         for (String m : rest.terms.keySet()) {
             for (String s : Poly.symbols(m)) if (s.startsWith("T.") || s.startsWith("B.")) return null;
         }
