@@ -16,7 +16,8 @@ import java.util.function.Function;
  * lower it; {@code *=} and {@code /=} by a value {@code >= 0} keep the sign of every value it was given); any other
  * write makes it unknown here. A running maximum ({@code if (r[i] > m) m = r[i];}) only raises the local: its value is above
  * one the local held, so it bounds the hull from above only (session 57: a dithering library's buffer size from a
- * maximum that starts at 0); a running minimum likewise from below.
+ * maximum that starts at 0); a running minimum likewise from below. The test may be one operand of a {@code &&} ({@code
+ * if (r[i] > 0 && m < r[i]) m = r[i];}).
  */
 final class ClangAllDefinitions {
     private ClangAllDefinitions() {}
@@ -136,12 +137,24 @@ final class ClangAllDefinitions {
         }
         if (branch == null || branch.kind != CXCursor_IfStmt || branch.children.size() < 2) return 0;
         if (branch.children.get(1) != st) return 0;
-        ClangNode t = ClangSyntax.strip(branch.children.get(0));
+        String v = ClangSyntax.bare(unit.text(value));
+        if (v == null) return 0;
+        // the assignment runs only where every operand of a && holds: one of them may be the test
+        // (if (b[j] > 0 && m < b[j]) m = b[j];, session 66 round B: a pitch detector's running peaks)
+        List<ClangNode> tests = new ArrayList<>();
+        ClangSyntax.operands(branch.children.get(0), "&&", tests, 0);
+        for (ClangNode t : tests) {
+            int side = side(unit, t, v, usr);
+            if (side != 0) return side;
+        }
+        return 0;
+    }
+
+    /** 1 when the test {@code t} holds only where {@code v} is above the local, -1 below, 0 otherwise. */
+    private static int side(ClangUnit unit, ClangNode t, String v, String usr) {
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return 0;
         String op = t.spelling;
         ClangNode l = ClangSyntax.strip(t.children.get(0)), r = ClangSyntax.strip(t.children.get(1));
-        String v = ClangSyntax.bare(unit.text(value));
-        if (v == null) return 0;
         boolean localLeft = local(l, usr) && v.equals(ClangSyntax.bare(unit.text(r)));
         boolean localRight = local(r, usr) && v.equals(ClangSyntax.bare(unit.text(l)));
         if (!localLeft && !localRight) return 0;
