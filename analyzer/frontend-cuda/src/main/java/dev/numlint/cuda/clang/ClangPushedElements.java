@@ -13,6 +13,11 @@ import java.util.function.Function;
  * candidate_varIDs} that receives only {@code size_t} variable ids, read back into a {@code size_t}, was an error
  * "unguarded double to unsigned long"). Any other use of the vector (an element written, its address or an iterator
  * taken, the vector passed to a call, assigned, swapped) leaves its elements unknown.
+ *
+ * <p>Likewise a local of another class with an {@code operator[]} of floating elements that the function only
+ * default-constructs, stores into element by element ({@code v[i] = x}) and reads: each element read is a value a store
+ * gave it, or the default content (zeros). Session 66 round B: a DSP library's {@code DSPVector outputIntSafe} that
+ * holds only {@code size_t} output indices, read back into a {@code size_t} (3 false errors).
  */
 final class ClangPushedElements {
     private ClangPushedElements() {}
@@ -28,7 +33,9 @@ final class ClangPushedElements {
         if (call.children.isEmpty()) return null;
         ClangNode obj = strip(call.children.get(0));
         if (obj == null || obj.kind != CXCursor_DeclRefExpr || obj.refUsr == null || obj.canon == null) return null;
-        if (!obj.canon.matches("std::vector<(float|double)(, std::allocator<(float|double)>)?>")) return null;
+        boolean vector = obj.canon.matches("std::vector<(float|double)(, std::allocator<(float|double)>)?>");
+        // another class with an operator[] of floating elements (a DSP library's vector of floats): stores only
+        if (!vector && (obj.canonKind != CXType_Record || !floating(call.canon))) return null;
         ClangNode[] decl = {null};
         double[] join = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
         boolean[] unknown = {false};
@@ -36,7 +43,23 @@ final class ClangPushedElements {
             if (unknown[0]) return;
             if (n.kind == CXCursor_VarDecl && obj.refUsr.equals(n.usr)) {
                 decl[0] = n;
-                // constructed with a size (or a size and a value): zeros, or unknown
+                // constructed with a size (or a size and a value): zeros, or unknown; another class
+                // default-constructed:
+                // its content before a store is its default (zeros), as a vector's
+                if (!vector) {
+                    for (ClangNode c : n.children) {
+                        ClangNode s = strip(c);
+                        if (s != null
+                                && s.kind == CXCursor_CallExpr
+                                && !arguments(s).isEmpty()) unknown[0] = true;
+                        else if (s != null
+                                && s.kind >= CXCursor_FirstExpr
+                                && s.kind <= CXCursor_LastExpr
+                                && s.kind != CXCursor_CallExpr) unknown[0] = true;
+                    }
+                    widen(join, new double[] {0, 0});
+                    return;
+                }
                 for (ClangNode c : n.children) {
                     ClangNode s = strip(c);
                     if (s == null || s.kind != CXCursor_CallExpr) continue;
@@ -56,6 +79,10 @@ final class ClangPushedElements {
             if (p != null && p.kind == CXCursor_MemberRefExpr && p.parent != null) {
                 ClangNode member = p.parent;
                 if (READS.contains(p.spelling)) return;
+                if (!vector) {
+                    unknown[0] = true;
+                    return;
+                }
                 if (p.spelling.equals("resize") && arguments(member).size() == 1) {
                     widen(join, new double[] {0, 0});
                     return;
@@ -73,11 +100,28 @@ final class ClangPushedElements {
             if (p != null && p.kind == CXCursor_CallExpr && "operator[]".equals(p.spelling)) {
                 ClangNode q = p.parent;
                 if (q != null && q.kind == CXCursor_UnexposedExpr && q.canon != null && !q.canon.contains("&")) return;
+                // an element stored: v[i] = x, x's interval joins the elements'
+                ClangNode st = outermost(p).parent;
+                if (st != null
+                        && st.kind == CXCursor_BinaryOperator
+                        && "=".equals(st.spelling)
+                        && st.children.size() == 2
+                        && st.children.get(0) == outermost(p)) {
+                    double[] v = eval.apply(st.children.get(1));
+                    if (v == null) unknown[0] = true;
+                    else widen(join, v);
+                    return;
+                }
             }
             unknown[0] = true;
         });
         if (decl[0] == null || unknown[0] || join[0] > join[1]) return null;
         return join;
+    }
+
+    private static boolean floating(String type) {
+        return type != null
+                && type.replaceAll("\\b(const|volatile)\\b|&", "").trim().matches("float|double");
     }
 
     private static void widen(double[] join, double[] v) {

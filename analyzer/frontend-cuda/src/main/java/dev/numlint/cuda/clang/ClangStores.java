@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * <p>Conservative: unknown when the file takes the address of the field or global ({@code &s->snr}, an array of it
  * decaying to a pointer anywhere but a subscript), when a pointer to its record is cast to another pointer type,
  * passed to a function this file does not define ({@code memcpy}, an external decoder) other than {@code memset}
- * with 0, or when any store's value is unknown or can be negative. A global that is neither {@code static} nor
+ * with 0, when a function returns it by a reference that is not const or a non-const reference is bound to it, or
+ * when any store's value is unknown or can be negative. A global that is neither {@code static} nor
  * {@code const} can be written by another file: never known. A field's stores in other files are not seen: the
  * evidence is this file's, and the message says so.
  */
@@ -259,6 +260,11 @@ final class ClangStores {
                 if (p.kind == CXCursor_UnaryExpr) continue; // sizeof
                 return null;
             }
+            // returned by reference (float &operator[](int i) { return data[i]; }) or bound to a reference: stores
+            // through it are not seen (session 66: a vector class's elements written as v[i] = x read as only the
+            // constructor's zeros, and an implicit float to size_t of v[i] reported at no level)
+            if (p.kind == CXCursor_ReturnStmt && mutableReference(returnType(enclosing(p)))) return null;
+            if (p.kind == CXCursor_VarDecl && mutableReference(p.type)) return null;
             boolean assign = p.kind == CXCursor_BinaryOperator && p.spelling.equals("=");
             boolean compound = p.kind == CXCursor_CompoundAssignOperator;
             if ((!assign && !compound) || p.children.size() != 2 || p.children.get(0) != lv) continue;
@@ -293,6 +299,19 @@ final class ClangStores {
         List<String> parts = new ArrayList<>();
         for (Stored s : read.values()) parts.add("'" + s.name() + "' (" + s.evidence() + ")");
         return String.join(" and ", parts);
+    }
+
+    /** The return type of {@code fn} as written before its parameters ({@code float &} of {@code float &(int)}). */
+    private static String returnType(ClangUnit.Function fn) {
+        if (fn == null || fn.node().type == null) return null;
+        String t = fn.node().type;
+        int paren = t.indexOf('(');
+        return paren < 0 ? t : t.substring(0, paren);
+    }
+
+    /** Whether {@code type} is a reference through which a store can be made (not {@code const T &}). */
+    private static boolean mutableReference(String type) {
+        return type != null && type.contains("&") && !type.strip().startsWith("const ");
     }
 
     private ClangUnit.Function enclosing(ClangNode n) {
