@@ -151,6 +151,37 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * An operand bounded below at -1 or lower is not one "nothing bounds": its least value is the example (session 66
+     * round D: {@code float N = n - 1.0} of an unsigned {@code n} was "nothing bounds 'N' below: -69.235 gives ...");
+     * an int's own range is no bound, and a term of one is still named.
+     */
+    @Test
+    void anOperandBoundedBelowGivesItsLeastValueAsTheExample(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("w.c"),
+                String.join(
+                        "\n",
+                        "void chebyshev(unsigned n, float *dest) {",
+                        "    float N = n - 1.0;",
+                        "    dest[(unsigned)N] = 1.0f;",
+                        "}",
+                        "unsigned short half(unsigned char c) { float x = c - 100.0f; return (unsigned short)x; }",
+                        "unsigned scaled(int k) { float x = k; return (unsigned)(x * 2.0f); }",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, String> byLine = new java.util.HashMap<>();
+        ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL001"))
+                .forEach(f -> byLine.put(f.location().startLine(), f.message()));
+        assertThat(byLine.get(3))
+                .contains("as low as -1: -1 gives 4294967295 on x86, 0 on AArch64")
+                .doesNotContain("nothing bounds");
+        assertThat(byLine.get(5)).contains("as low as -100: -100 gives 65436 on x86");
+        assertThat(byLine.get(6)).contains("nothing bounds 'x' below: -69.235 gives 4294967227");
+    }
+
+    /**
      * Two products whose signs agree as products of the same variables' signs ({@code k * sqrtf(..)} times
      * {@code fabsf(..)}) cannot cancel: the contraction warning names the rounding it decides, not a cancellation;
      * products of unrelated signs still may cancel (session 64 round A: a splat's bounding box).

@@ -190,6 +190,28 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 String named =
                         open == null ? null : RuleCatalog.get().rule("NL001").message(key + "-open", args);
                 if (named != null && named.length() <= dev.numlint.rules.Quote.MESSAGE) msg = named;
+                // bounded below, at -1 or lower (float N = n - 1.0 of an unsigned n): its least value is the example
+                // that -69.235 would misstate (session 66 round D: a window function's 'nothing bounds N below')
+                String low = lowest(c.lo(), c.bytes());
+                if (open == null && low != null) {
+                    String least = number(Math.ceil(c.lo()));
+                    msg = RuleCatalog.get()
+                            .rule("NL001")
+                            .message(
+                                    key + "-low",
+                                    "expr",
+                                    expr,
+                                    "from",
+                                    c.from(),
+                                    "to",
+                                    c.to(),
+                                    "lo",
+                                    least,
+                                    "wrapped",
+                                    low,
+                                    "other",
+                                    other);
+                }
             }
             Impact impact =
                     new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);
@@ -352,6 +374,24 @@ public final class UnguardedUnsignedCast implements CudaCheck {
     static boolean unguarded(FunctionFacts.Conversion c, double max, double min) {
         if (c.constant() != null && c.constant() >= min && c.constant() < max) return false;
         return !c.guarded() && c.floatData();
+    }
+
+    /**
+     * What x86 gives for the least value {@code lo} of an operand bounded below at -1 or lower (truncated toward zero,
+     * kept modulo the type's range as {@link #wrapped} describes), or null when {@code lo} is unbounded, above -1 or
+     * below -2^31.
+     */
+    static String lowest(double lo, int bytes) {
+        if (Double.isNaN(lo) || lo > -1 || lo < -0x1p31) return null;
+        java.math.BigInteger range = java.math.BigInteger.ONE.shiftLeft(8 * Math.min(bytes, 8));
+        return range.add(java.math.BigInteger.valueOf((long) Math.ceil(lo)))
+                .mod(range)
+                .toString();
+    }
+
+    /** {@code v} as a whole number. */
+    private static String number(double v) {
+        return Long.toString((long) v);
     }
 
     /**

@@ -9,8 +9,7 @@ import java.util.Set;
 
 /**
  * The terms of a converted operand that nothing bounds from below: its variables, members and elements (through
- * arithmetic, parentheses, casts and rounding calls) whose interval ({@link ClangIntervals}) has no lower bound at 0
- * or above. An unguarded conversion's message names them ("nothing bounds 'rate' from below") instead of leaving the
+ * arithmetic, parentheses, casts and rounding calls) whose interval ({@link ClangIntervals}) has no lower bound above -2^31 (an int's range is none). An unguarded conversion's message names them ("nothing bounds 'rate' from below") instead of leaving the
  * reader to guess which value the example's -69.235 stands for (session 63: four reviewers found the example misleading
  * next to sample rates and sizes). Terms written in a macro's body are not named (their text is the invocation's).
  */
@@ -53,7 +52,9 @@ final class ClangOpenOperands {
                     collect(unit, arguments(n).get(0), fn, names, more, depth + 1);
             }
             case CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, CXCursor_ArraySubscriptExpr -> {
-                if (unit.interval(n, fn)[0] >= 0) return;
+                // a term bounded below (float N = n - 1.0 of an unsigned n: at least -1) is not one nothing bounds;
+                // an int's own range is no bound
+                if (unit.interval(n, fn)[0] > -0x1p31) return;
                 String text = unit.text(n);
                 // a macro's expansion has the invocation's text: no name that the reader would find at the line
                 boolean own = text != null && !text.isBlank() && text.length() <= 40 && text.endsWith(nameOf(n));
