@@ -120,6 +120,15 @@ final class ClangIntervals {
                     sign = ClangSameSigns.sign(this, n, fn, depth - 1);
                 if (sign > 0) r[0] = Math.max(r[0], 0);
                 if (sign < 0) r[1] = Math.min(r[1], 0);
+                // N + k + 1 - m with m = min(N + 1, cap): at least k (ClangMinDifferences)
+                if (r[0] < 0 && (n.spelling.equals("-") || n.spelling.equals("+")) && fn != null) {
+                    double least = ClangMinDifferences.lower(n, fn, e -> eval(e, fn, depth - 1));
+                    // signed overflow is undefined: a relation of ints holds below the type's upper limit
+                    double[] t = integral(n.canonKind) && !unsignedKind(n.canonKind)
+                            ? ValueBounds.ofInteger(bytes(n.canonKind), false)
+                            : null;
+                    if (least > r[0] && least <= r[1]) r = new double[] {least, t == null ? r[1] : t[1]};
+                }
                 return r;
             }
             case CXCursor_ConditionalOperator -> {
