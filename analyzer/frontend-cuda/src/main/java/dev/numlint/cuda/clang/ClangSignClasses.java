@@ -120,6 +120,26 @@ final class ClangSignClasses {
     }
 
     /**
+     * Drops from each sum's uses the tests against 0 its order cannot flip: a sum of magnitudes is 0 exactly when its
+     * terms are, in any order, so a test against 0 of a value made from it by sign-keeping steps keeps its outcome
+     * (session 66 rounds B, D and E: {@code denom = lsq * rsq; if (denom > 0.0)} of two sums of squares, {@code denom
+     * = up + down} of gains and losses). A test of the sum itself is the serial-sum rule's own ("tested against 0
+     * only"), left to it.
+     */
+    void dropFixedSignTests(List<dev.numlint.cuda.facts.FunctionFacts.Accumulation> accumulations) {
+        for (var a : accumulations) {
+            dev.numlint.cuda.facts.Site site = a.site();
+            int before = site.uses().size();
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
+                    && u.text() != null
+                    && site.text() != null
+                    && !a.target().equals(u.via())
+                    && testCannotFlip(site.line(), site.text(), false, u.line(), u.text()));
+            if (site.uses().size() < before) site.withTestsOfFixedSign();
+        }
+    }
+
+    /**
      * Whether every decision in the function that the contraction written {@code site} at {@code siteLine} can reach
      * is a test against 0 that its rounding cannot flip, and there is one: {@code q = d / (s + k*d*d); if (d == 0 ||
      * s == 0) q = 0; if (q < 0) ...} with {@code s} and {@code k} never negative. The def-use the uses come from ends
@@ -474,7 +494,8 @@ final class ClangSignClasses {
                     later = true;
                     continue;
                 }
-                if (st.op().equals("+=")) sums = true;
+                // a -= of a never-positive value adds a magnitude (else down -= diff under if (diff > 0))
+                if (st.op().equals("+=") || st.op().equals("-=")) sums = true;
                 else if (!st.op().equals("=")) return false;
                 if (!independent(fn, s, st.value(), site, seen)) return false;
             }
@@ -483,7 +504,10 @@ final class ClangSignClasses {
             if (!later) return false;
             // the sign fact holds for the stores that reach the test (the one it guards comes after it)
             for (ClangSigns.Store st : stores.get(usr)) {
-                if (!after(st.value()) && !signs.nonNegative(st.value(), s, 0)) return false;
+                boolean signed = st.op().equals("-=")
+                        ? signs.nonPositive(st.value(), s, 0)
+                        : signs.nonNegative(st.value(), s, 0);
+                if (!after(st.value()) && !signed) return false;
             }
             return true;
         } finally {

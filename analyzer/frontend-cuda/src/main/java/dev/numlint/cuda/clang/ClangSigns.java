@@ -19,7 +19,8 @@ import java.util.Set;
  * never-positive locals ({@code fp = 0; fp -= b * exp(-b * x);} with {@code b} a positive constant). A greatest
  * fixed point: all locals start in both sets, and a local with a store whose sign is not proven (a negative constant
  * for the first set, a subtraction of unknown terms, a parameter, an element, an unknown call) leaves the set, until
- * no store changes. A local whose address is taken or that a reference or by-reference argument binds is in
+ * no store changes. A store in a branch of an {@code if} whose test proves the stored value's sign has it ({@code if
+ * (d > 0) up += d; else down -= d;}). A local whose address is taken or that a reference or by-reference argument binds is in
  * neither. {@code s = 0; for (...) { d = a / b; s += d * d; }} with {@code a = fabs(x[i])}, {@code b} a running
  * maximum of such values: {@code s} is never negative.
  *
@@ -125,8 +126,9 @@ final class ClangSigns {
                 for (Store st : stores.get(v)) {
                     boolean ok =
                             switch (st.op()) {
-                                case "-=" -> nonPositive(st.value(), s, 0);
-                                default -> nonNegative(st.value(), s, 0); // =, +=, and *=, /= of a value >= 0
+                                case "-=" -> nonPositive(st.value(), s, 0) || guarded(st.value()) == -1;
+                                default -> nonNegative(st.value(), s, 0) // =, +=, and *=, /= of a value >= 0
+                                        || guarded(st.value()) == 1;
                             };
                     if (!ok) {
                         nonNeg.remove(v);
@@ -139,8 +141,9 @@ final class ClangSigns {
                 for (Store st : stores.get(v)) {
                     boolean ok =
                             switch (st.op()) {
-                                case "=", "+=" -> nonPositive(st.value(), s, 0);
-                                default -> nonNegative(st.value(), s, 0); // -= of a value >= 0, *= and /= of one >= 0
+                                case "=", "+=" -> nonPositive(st.value(), s, 0) || guarded(st.value()) == -1;
+                                default -> nonNegative(st.value(), s, 0) // -= of a value >= 0, *= and /= of one >= 0
+                                        || guarded(st.value()) == 1;
                             };
                     if (!ok) {
                         nonPos.remove(v);
@@ -181,6 +184,36 @@ final class ClangSigns {
             if (sign == 1 && signed(other, s, d, positive) || sign == -1 && signed(other, s, d, !positive)) return true;
         }
         return false;
+    }
+
+    /**
+     * The sign (1, -1, or 0 for none) the test of the {@code if} whose branch the store of {@code value} is proves for
+     * it: the store is the branch, or a statement of it after statements that write nothing the value reads ({@code if
+     * (diff > 0.0f) up += diff; else down -= diff;}: the else branch's {@code diff} is never positive; session 66
+     * round E, an oscillator kernel's gains and losses).
+     */
+    private int guarded(ClangNode value) {
+        ClangNode st = value.parent;
+        while (st != null && st.parent != null && clang_isExpressionKind(st.parent.kind)) st = st.parent;
+        if (st == null || st.parent == null) return 0;
+        ClangNode branch = st.parent;
+        if (branch.kind == CXCursor_CompoundStmt) {
+            for (ClangNode before : branch.children) {
+                if (before == st) break;
+                boolean[] writes = {false};
+                value.forEach(r -> {
+                    if (r.kind == CXCursor_DeclRefExpr && r.refUsr != null && ClangSyntax.writesIn(before, r.refUsr))
+                        writes[0] = true;
+                });
+                if (writes[0]) return 0;
+            }
+            st = branch;
+            branch = branch.parent;
+        }
+        if (branch == null || branch.kind != CXCursor_IfStmt || branch.children.size() < 2) return 0;
+        boolean holds = branch.children.get(1) == st;
+        if (!holds && (branch.children.size() < 3 || branch.children.get(2) != st)) return 0;
+        return proven(branch.children.get(0), strip(value), holds);
     }
 
     /** The sign (1, -1, or 0 for none) a test that came out {@code holds} proves for the expression {@code x}. */

@@ -416,6 +416,7 @@ public final class ClangSupplement {
                     && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
             if (site.uses().size() < before) site.withTestsOfFixedSign();
         }
+        signClasses.dropFixedSignTests(facts.accumulations);
         // a test the uses lost at a conditional reset (q = 0 in a branch) that cannot flip either: the PTX layer's
         // "compared in a condition" at it does not raise the finding (Consequences.fixedSign)
         for (FunctionFacts.Contraction c : facts.contractions) {
