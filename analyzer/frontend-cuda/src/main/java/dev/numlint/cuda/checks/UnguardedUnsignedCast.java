@@ -194,23 +194,11 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 // that -69.235 would misstate (session 66 round D: a window function's 'nothing bounds N below')
                 String low = lowest(c.lo(), c.bytes());
                 if (open == null && low != null) {
-                    String least = number(Math.ceil(c.lo()));
-                    msg = RuleCatalog.get()
-                            .rule("NL001")
-                            .message(
-                                    key + "-low",
-                                    "expr",
-                                    expr,
-                                    "from",
-                                    c.from(),
-                                    "to",
-                                    c.to(),
-                                    "lo",
-                                    least,
-                                    "wrapped",
-                                    low,
-                                    "other",
-                                    other);
+                    Object[] least = java.util.Arrays.copyOf(args, args.length + 2);
+                    least[9] = low; // the value x86 gives, after "wrapped"
+                    least[args.length] = "lo";
+                    least[args.length + 1] = number(Math.ceil(c.lo()));
+                    msg = RuleCatalog.get().rule("NL001").message(key + "-low", least);
                 }
             }
             Impact impact =

@@ -121,28 +121,14 @@ final class ClangAllDefinitions {
     private static int running(ClangUnit unit, ClangNode value, String usr) {
         ClangNode st = value.parent;
         if (st == null || st.kind != CXCursor_BinaryOperator || !"=".equals(st.spelling)) return 0;
-        ClangNode branch = st.parent;
-        if (branch != null && branch.kind == CXCursor_CompoundStmt) {
-            for (ClangNode before : branch.children) {
-                if (before == st) break;
-                boolean[] writes = {ClangSyntax.writesIn(before, usr)};
-                value.forEach(r -> {
-                    if (r.kind == CXCursor_DeclRefExpr && r.refUsr != null && ClangSyntax.writesIn(before, r.refUsr))
-                        writes[0] = true;
-                });
-                if (writes[0]) return 0;
-            }
-            st = branch;
-            branch = branch.parent;
-        }
-        if (branch == null || branch.kind != CXCursor_IfStmt || branch.children.size() < 2) return 0;
-        if (branch.children.get(1) != st) return 0;
+        ClangIfBranches.Branch branch = ClangIfBranches.of(st, value, usr);
+        if (branch == null || !branch.holds()) return 0;
         String v = ClangSyntax.bare(unit.text(value));
         if (v == null) return 0;
         // the assignment runs only where every operand of a && holds: one of them may be the test
         // (if (b[j] > 0 && m < b[j]) m = b[j];, session 66 round B: a pitch detector's running peaks)
         List<ClangNode> tests = new ArrayList<>();
-        ClangSyntax.operands(branch.children.get(0), "&&", tests, 0);
+        ClangSyntax.operands(branch.test(), "&&", tests, 0);
         for (ClangNode t : tests) {
             int side = side(unit, t, v, usr);
             if (side != 0) return side;

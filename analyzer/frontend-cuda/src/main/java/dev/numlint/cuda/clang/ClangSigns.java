@@ -195,25 +195,8 @@ final class ClangSigns {
     private int guarded(ClangNode value) {
         ClangNode st = value.parent;
         while (st != null && st.parent != null && clang_isExpressionKind(st.parent.kind)) st = st.parent;
-        if (st == null || st.parent == null) return 0;
-        ClangNode branch = st.parent;
-        if (branch.kind == CXCursor_CompoundStmt) {
-            for (ClangNode before : branch.children) {
-                if (before == st) break;
-                boolean[] writes = {false};
-                value.forEach(r -> {
-                    if (r.kind == CXCursor_DeclRefExpr && r.refUsr != null && ClangSyntax.writesIn(before, r.refUsr))
-                        writes[0] = true;
-                });
-                if (writes[0]) return 0;
-            }
-            st = branch;
-            branch = branch.parent;
-        }
-        if (branch == null || branch.kind != CXCursor_IfStmt || branch.children.size() < 2) return 0;
-        boolean holds = branch.children.get(1) == st;
-        if (!holds && (branch.children.size() < 3 || branch.children.get(2) != st)) return 0;
-        return proven(branch.children.get(0), strip(value), holds);
+        ClangIfBranches.Branch branch = ClangIfBranches.of(st, value, null);
+        return branch == null ? 0 : proven(branch.test(), strip(value), branch.holds());
     }
 
     /** The sign (1, -1, or 0 for none) a test that came out {@code holds} proves for the expression {@code x}. */
