@@ -407,7 +407,10 @@ public final class SerialAccumulation implements CudaCheck {
                                     // only tested against a tolerance: PTX's comparison is that test
                                     || tolerance != null && Consequences.tolerant(a.site(), false)
                                     // only clamped or kept as a running min/max: PTX's comparison is that selection
-                                    || Consequences.continuous(a.site()))) {
+                                    || Consequences.continuous(a.site())
+                                    // tested against 0 through sign-keeping steps only: PTX's comparison is that
+                                    // test, which the order cannot flip (ClangSignClasses)
+                                    || Consequences.fixedSign(a.site()))) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
             } else if (impact.kind() == Impact.Kind.BOUNDED && a.doublePrecision()) {
                 // double partial sums: a PTX "cancels against another product" downstream is no news (n*2^-53 stays
