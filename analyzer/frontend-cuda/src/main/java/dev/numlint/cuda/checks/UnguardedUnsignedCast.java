@@ -366,11 +366,11 @@ public final class UnguardedUnsignedCast implements CudaCheck {
 
     /**
      * What x86 gives for the least value {@code lo} of an operand bounded below at -1 or lower (truncated toward zero,
-     * kept modulo the type's range as {@link #wrapped} describes), or null when {@code lo} is unbounded, above -1 or
-     * below -2^31.
+     * kept modulo the type's range as {@link #wrapped} describes), or null when {@code lo} is above -1, or -2^31 or
+     * lower: an int's own range is no bound (session 66 round G: "as low as -2147483648" of a product of counts).
      */
     static String lowest(double lo, int bytes) {
-        if (Double.isNaN(lo) || lo > -1 || lo < -0x1p31) return null;
+        if (Double.isNaN(lo) || lo > -1 || lo <= -0x1p31) return null;
         java.math.BigInteger range = java.math.BigInteger.ONE.shiftLeft(8 * Math.min(bytes, 8));
         return range.add(java.math.BigInteger.valueOf((long) Math.ceil(lo)))
                 .mod(range)
