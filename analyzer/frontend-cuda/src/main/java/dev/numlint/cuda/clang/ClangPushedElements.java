@@ -7,16 +7,17 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The interval of an element of a local {@code std::vector} of floating values that the function only appends to and
- * reads: each element is a value a {@code push_back} or {@code emplace_back} of the function gave it, or a zero of a
- * size it was constructed or resized with (session 65 round F: a random forest's {@code std::vector<double>
- * candidate_varIDs} that receives only {@code size_t} variable ids, read back into a {@code size_t}, was an error
- * "unguarded double to unsigned long"). Any other use of the vector (an element written, its address or an iterator
- * taken, the vector passed to a call, assigned, swapped) leaves its elements unknown.
+ * The interval of an element of a local {@code std::vector} of floating values that the function only appends to,
+ * stores into element by element ({@code v[i] = x}) and reads: each element is a value a {@code push_back}, {@code
+ * emplace_back} or store of the function gave it, or a zero of a size it was constructed or resized with (session 65
+ * round F: a random forest's {@code std::vector<double> candidate_varIDs} that receives only {@code size_t} variable
+ * ids, read back into a {@code size_t}, was an error "unguarded double to unsigned long"). Any other use of the vector
+ * (an element updated in place, its address or an iterator taken, the vector passed to a call, assigned, swapped)
+ * leaves its elements unknown.
  *
  * <p>Likewise a local of another class with an {@code operator[]} of floating elements that the function only
- * default-constructs, stores into element by element ({@code v[i] = x}) and reads: each element read is a value a store
- * gave it, or the default content (zeros). Session 66 round B: a DSP library's {@code DSPVector outputIntSafe} that
+ * constructs by default, stores into element by element and reads: each element read is a value a store gave it, or
+ * the default content (zeros). Session 66 round B: a DSP library's {@code DSPVector outputIntSafe} that
  * holds only {@code size_t} output indices, read back into a {@code size_t} (3 false errors).
  */
 final class ClangPushedElements {
@@ -43,9 +44,8 @@ final class ClangPushedElements {
             if (unknown[0]) return;
             if (n.kind == CXCursor_VarDecl && obj.refUsr.equals(n.usr)) {
                 decl[0] = n;
-                // constructed with a size (or a size and a value): zeros, or unknown; another class
-                // default-constructed:
-                // its content before a store is its default (zeros), as a vector's
+                // constructed with a size (or a size and a value): zeros, or unknown; another class, constructed
+                // by default: its content before a store is its default (zeros), as a vector's
                 if (!vector) {
                     for (ClangNode c : n.children) {
                         ClangNode s = strip(c);
