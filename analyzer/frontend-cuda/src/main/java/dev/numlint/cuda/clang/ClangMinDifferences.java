@@ -15,10 +15,13 @@ import java.util.function.Function;
  * read as a linear form in its variables, each subtracted minimum replaced by each of its arguments in turn (the sum
  * is at least what that gives), and the variables that cancel drop out. Session 66 round C: a spectral element
  * solver's {@code p = N_ + node_index + 1 - n_points} with {@code n_points = std::min(N_ + 1, max)}, 16 errors
- * "nothing bounds 'p' below" of an index that is never negative for any {@code N_}.
+ * "nothing bounds 'p' below" of an index that is never negative for any {@code N_}. A minimum or maximum written
+ * inline is a term too: {@code fmaxf(h, c) - fminf(l, c)} is at least {@code c - c = 0} (an added maximum is at least
+ * each argument; session 66 round E: the true range of a technical-analysis kernel).
  */
 final class ClangMinDifferences {
     private static final Set<String> MIN = Set.of("min", "std::min", "fmin", "fminf", "fminl", "std::fmin");
+    private static final Set<String> MAX = Set.of("max", "std::max", "fmax", "fmaxf", "fmaxl", "std::fmax");
     private static final int TERMS = 8;
 
     private ClangMinDifferences() {}
@@ -47,6 +50,15 @@ final class ClangMinDifferences {
                 if (x.spelling.equals("-")) return add(x.children.get(0), -sign, depth + 1);
                 if (x.spelling.equals("+")) return add(x.children.get(0), sign, depth + 1);
                 return false;
+            }
+            if (x.kind == CXCursor_CallExpr && arguments(x).size() == 2) {
+                // a minimum or maximum written inline: one term, replaced by its arguments below
+                String f = callee(x);
+                if (!MIN.contains(f) && !MAX.contains(f)) return false;
+                String key = "()" + x.offset;
+                coef.merge(key, sign, Double::sum);
+                node.putIfAbsent(key, x);
+                return true;
             }
             boolean variable = x.kind == CXCursor_DeclRefExpr || x.kind == CXCursor_MemberRefExpr && implicitThis(x);
             if (!variable || x.refUsr == null) return false;
@@ -85,13 +97,14 @@ final class ClangMinDifferences {
         double lo = bound(form, eval);
         if (depth >= 2) return lo;
         for (Map.Entry<String, Double> t : form.coef.entrySet()) {
-            if (t.getValue() >= 0) continue;
-            ClangNode min = minimum(t.getKey(), fn);
+            if (t.getValue() == 0) continue;
+            // a subtracted minimum is at most each argument, an added maximum at least each
+            ClangNode min = extreme(t.getKey(), form.node.get(t.getKey()), fn, t.getValue() < 0 ? MIN : MAX);
             if (min == null) continue;
             for (ClangNode arg : arguments(min)) {
                 Linear with = form.copy();
                 double k = with.coef.remove(t.getKey());
-                // -|k| * m >= -|k| * arg: the sum is at least the sum with the argument in the minimum's place
+                // k * m >= k * arg (k < 0, m <= arg; k > 0, m >= arg): the sum is at least the sum with the argument
                 if (!with.add(arg, k, 0)) continue;
                 with.coef.values().removeIf(c -> c == 0);
                 lo = Math.max(lo, best(with, fn, eval, depth + 1));
@@ -115,11 +128,17 @@ final class ClangMinDifferences {
         return lo;
     }
 
-    /** The call {@code min(a, b)} a local of {@code fn} is defined as and never written after, or null. */
-    private static ClangNode minimum(String usr, ClangUnit.Function fn) {
-        ClangNode def = ClangWholeNumbers.onlyDefinition(usr, fn);
-        ClangNode call = def == null ? null : strip(def);
+    /**
+     * The call of one of {@code names} ({@code min(a, b)}, {@code fmaxf(a, b)}) the term {@code key} is: written inline,
+     * or the definition of a local of {@code fn} never written after it; or null.
+     */
+    private static ClangNode extreme(String key, ClangNode term, ClangUnit.Function fn, Set<String> names) {
+        ClangNode call = term;
+        if (!key.startsWith("()")) {
+            ClangNode def = ClangWholeNumbers.onlyDefinition(key, fn);
+            call = def == null ? null : strip(def);
+        }
         if (call == null || call.kind != CXCursor_CallExpr || arguments(call).size() != 2) return null;
-        return MIN.contains(callee(call)) ? call : null;
+        return names.contains(callee(call)) ? call : null;
     }
 }

@@ -199,6 +199,13 @@ final class ClangSigns {
         return branch == null ? 0 : proven(branch.test(), strip(value), branch.holds());
     }
 
+    /** Whether a sum the intervals lose is not negative by a relation of its terms ({@link ClangMinDifferences}). */
+    private boolean related(ClangNode sum, Signs s, boolean positive) {
+        return positive
+                && s.fn() != null
+                && ClangMinDifferences.lower(sum, s.fn(), x -> unit.intervals.of(x, s.fn())) >= 0;
+    }
+
     /** The sign (1, -1, or 0 for none) a test that came out {@code holds} proves for the expression {@code x}. */
     private int proven(ClangNode test, ClangNode x, boolean holds) {
         if (x == null) return 0;
@@ -252,8 +259,8 @@ final class ClangSigns {
                         boolean aNeg = signed(a, s, d, false), bNeg = signed(b, s, d, false);
                         yield positive ? aPos && bPos || aNeg && bNeg : aPos && bNeg || aNeg && bPos;
                     }
-                    case "+" -> signed(a, s, d, positive) && signed(b, s, d, positive);
-                    case "-" -> signed(a, s, d, positive) && signed(b, s, d, !positive);
+                    case "+" -> signed(a, s, d, positive) && signed(b, s, d, positive) || related(e, s, positive);
+                    case "-" -> signed(a, s, d, positive) && signed(b, s, d, !positive) || related(e, s, positive);
                     case "=" -> signed(b, s, d, positive);
                     default -> false;
                 };
