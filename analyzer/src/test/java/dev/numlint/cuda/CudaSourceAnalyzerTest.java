@@ -126,24 +126,17 @@ class CudaSourceAnalyzerTest {
      */
     @Test
     void anUnguardedConversionNamesTheTermsNothingBoundsFromBelow(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("o.c"),
-                String.join(
-                        "\n",
-                        "#include <math.h>",
-                        "struct S { double rate; };",
-                        "unsigned int f(double rate) { return (unsigned int)(rate * 2.0); }",
-                        "unsigned int g(const struct S *s, double k) { return (unsigned int)(s->rate * fabs(k)); }",
-                        "",
-                        "#define SCALED (gain * 2.0)",
-                        "unsigned int h(double gain) { return (unsigned int)SCALED; }",
-                        ""));
-        TestScanContext ctx =
-                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
-        java.util.Map<Integer, String> byLine = new java.util.HashMap<>();
-        ctx.findings().stream()
-                .filter(f -> f.ruleId().equals("NL001"))
-                .forEach(f -> byLine.put(f.location().startLine(), f.message()));
+        java.util.Map<Integer, String> byLine = nl001ByLine(
+                dir,
+                "o.c",
+                "#include <math.h>",
+                "struct S { double rate; };",
+                "unsigned int f(double rate) { return (unsigned int)(rate * 2.0); }",
+                "unsigned int g(const struct S *s, double k) { return (unsigned int)(s->rate * fabs(k)); }",
+                "",
+                "#define SCALED (gain * 2.0)",
+                "unsigned int h(double gain) { return (unsigned int)SCALED; }",
+                "");
         assertThat(byLine.get(3))
                 .contains("nothing bounds 'rate' below: -69.235 gives 4294967227 on x86, 0 on AArch64");
         assertThat(byLine.get(4)).contains("nothing bounds 's->rate' below:").doesNotContain("'k'");
@@ -157,28 +150,33 @@ class CudaSourceAnalyzerTest {
      */
     @Test
     void anOperandBoundedBelowGivesItsLeastValueAsTheExample(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("w.c"),
-                String.join(
-                        "\n",
-                        "void chebyshev(unsigned n, float *dest) {",
-                        "    float N = n - 1.0;",
-                        "    dest[(unsigned)N] = 1.0f;",
-                        "}",
-                        "unsigned short half(unsigned char c) { float x = c - 100.0f; return (unsigned short)x; }",
-                        "unsigned scaled(int k) { float x = k; return (unsigned)(x * 2.0f); }",
-                        ""));
+        java.util.Map<Integer, String> byLine = nl001ByLine(
+                dir,
+                "w.c",
+                "void chebyshev(unsigned n, float *dest) {",
+                "    float N = n - 1.0;",
+                "    dest[(unsigned)N] = 1.0f;",
+                "}",
+                "unsigned short half(unsigned char c) { float x = c - 100.0f; return (unsigned short)x; }",
+                "unsigned scaled(int k) { float x = k; return (unsigned)(x * 2.0f); }",
+                "");
+        assertThat(byLine.get(3))
+                .contains("as low as -1: -1 gives 4294967295 on x86, 0 on AArch64")
+                .doesNotContain("nothing bounds");
+        assertThat(byLine.get(5)).contains("as low as -100: -100 gives 65436 on x86");
+        assertThat(byLine.get(6)).contains("nothing bounds 'x' below: -69.235 gives 4294967227");
+    }
+
+    /** The NL001 messages by line of the C file {@code name} holding {@code lines}, scanned with the default context. */
+    private static java.util.Map<Integer, String> nl001ByLine(Path dir, String name, String... lines) throws Exception {
+        Files.writeString(dir.resolve(name), String.join("\n", lines));
         TestScanContext ctx =
                 new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
         java.util.Map<Integer, String> byLine = new java.util.HashMap<>();
         ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL001"))
                 .forEach(f -> byLine.put(f.location().startLine(), f.message()));
-        assertThat(byLine.get(3))
-                .contains("as low as -1: -1 gives 4294967295 on x86, 0 on AArch64")
-                .doesNotContain("nothing bounds");
-        assertThat(byLine.get(5)).contains("as low as -100: -100 gives 65436 on x86");
-        assertThat(byLine.get(6)).contains("nothing bounds 'x' below: -69.235 gives 4294967227");
+        return byLine;
     }
 
     /**
