@@ -90,4 +90,44 @@ class InactiveSitesTest {
                 dir.resolve("kernel.cu"), "#ifdef _WIN32\nstatic unsigned c(int n) { return (unsigned)n; }\n#endif\n");
         assertThat(notices(dir, "kernel.cu")).isEmpty();
     }
+
+    /**
+     * The project's own type names and upper-case math macros (session 66: an audio library's sound-file reader,
+     * compiled with its {@code #ifdef HAVE_SNDFILE} off, held six casts no notice named).
+     */
+    @Test
+    void projectTypeNamesAndMacros(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("types.h"),
+                """
+                typedef float smpl_t;
+                typedef unsigned int uint_t;
+                #define FLOOR floorf
+                #define ROUND(x) FLOOR(x + .5)
+                """);
+        // another unit includes the header too: Clang's walk of it may belong to that unit's parse
+        Files.writeString(dir.resolve("another.c"), "#include \"types.h\"\nsmpl_t half(smpl_t x) { return x / 2; }\n");
+        Files.writeString(
+                dir.resolve("reader.c"),
+                """
+                #include <math.h>
+                #include "types.h"
+                #ifdef HAVE_SNDFILE
+                struct reader { smpl_t ratio; uint_t hop; };
+                uint_t seek(struct reader *s, uint_t pos, uint_t frames)
+                {
+                    uint_t at = (uint_t)ROUND(pos / s->ratio);
+                    s->hop = (uint_t)FLOOR(s->hop * s->ratio);
+                    return at + (uint_t)(frames / s->ratio);
+                }
+                uint_t copy(uint_t n) { return (uint_t)n; }
+                #endif
+                int active(void) { return 0; }
+                """);
+        List<Notification> n = notices(dir, "reader.c");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).message())
+                .startsWith("not analyzed: 3 casts of floating values to unsigned types in preprocessor branches")
+                .contains("at lines 7, 8, 9;");
+    }
 }

@@ -577,7 +577,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
             if (from == null && !run.variantPass.get()) {
                 java.util.BitSet seen = InactiveSites.codeLines(clang == null ? null : clang.unit());
-                Notification inactive = InactiveSites.of(rel, pp, seen::get);
+                Notification inactive = InactiveSites.of(
+                        rel, pp, seen::get, InactiveSites.TypeNames.of(clang == null ? null : clang.unit(), scope));
                 if (inactive != null) sink.notify(inactive);
             }
             // the functions of a file the build compiles: the scan decides which of them code that runs names

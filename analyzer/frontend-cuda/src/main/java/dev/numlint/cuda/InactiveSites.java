@@ -22,8 +22,37 @@ final class InactiveSites {
     private InactiveSites() {}
 
     private static final Pattern UNSIGNED_TYPE = Pattern.compile(
-            "unsigned|size_t|uint|uchar|ushort|ulong|u?int(8|16|32|64)_t|u_int(8|16|32|64)_t|UINT(8|16|32|64)?|BYTE"
-                    + "|WORD|DWORD|uint(8|16|32|64)");
+            "unsigned|size_t|uint\\w*|uchar|ushort|ulong|u(8|16|32|64)|u_int(8|16|32|64)_t|UINT(8|16|32|64)?|BYTE"
+                    + "|WORD|DWORD|Uint(8|16|32|64)|guint\\w*");
+
+    /**
+     * The names the compiled unit and its project headers define as floating and as unsigned integer types
+     * ({@code typedef float smpl_t;}, {@code typedef unsigned int uint_t;}): an inactive branch uses the project's own
+     * names (session 66, an audio library's {@code (uint_t)(frames / ratio)} with {@code smpl_t ratio}).
+     */
+    record TypeNames(Set<String> floating, Set<String> unsigned) {
+        /**
+         * Clang's names (from the unit's parse: a project header another unit's parse read first is not in it) and
+         * the names the file's reading found in it and its project headers.
+         */
+        static TypeNames of(dev.numlint.cuda.clang.ClangUnit unit, FileScope scope) {
+            Set<String> floating = new java.util.HashSet<>(), unsigned = new java.util.HashSet<>();
+            if (unit != null) {
+                var n = dev.numlint.cuda.clang.ClangTypeNames.of(unit);
+                floating.addAll(n.floating());
+                unsigned.addAll(n.unsigned());
+            }
+            scope.typedefs.forEach((name, type) -> {
+                if (type.isFloating()) floating.add(name);
+                else if (type.isUnsignedInt()) unsigned.add(name);
+            });
+            return new TypeNames(floating, unsigned);
+        }
+
+        boolean unsignedType(String word) {
+            return UNSIGNED_TYPE.matcher(word).matches() || unsigned.contains(word);
+        }
+    }
 
     private static final Set<String> MATH_CALLS = Set.of(
             "floor", "floorf", "ceil", "ceilf", "round", "roundf", "rint", "rintf", "lrint", "lrintf", "lround",
@@ -38,12 +67,13 @@ final class InactiveSites {
      * whether Clang, which compiled the file with the build's own macros, has code on a line (its reading of a branch
      * the hand-written preprocessor could not decide wins): such a line is left out.
      */
-    static Notification of(String rel, Preprocessor pp, IntPredicate analyzed) {
+    static Notification of(String rel, Preprocessor pp, IntPredicate analyzed, TypeNames names) {
         List<PToken> t = pp.inactiveTokens;
         java.util.Set<Integer> sites = new java.util.LinkedHashSet<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
         java.util.Set<String> conditions = new java.util.LinkedHashSet<>();
         int casts = 0, atomics = 0, intrinsics = 0;
+        Set<String> floating = declaredFloating(t, names);
         for (int i = 0; i < t.size(); i++) {
             PToken k = t.get(i);
             if (k.getType() != CudaLexer.IDENTIFIER && k.getType() != CudaLexer.LPAREN) continue;
@@ -59,8 +89,8 @@ final class InactiveSites {
                                 || s.startsWith("__frcp_")
                                 || s.startsWith("__fsqrt_"))
                         && next(t, i, CudaLexer.LPAREN)) what = "intrinsic";
-                else if (s.equals("static_cast") && staticCast(t, i)) what = "cast";
-            } else if (cast(t, i)) what = "cast";
+                else if (s.equals("static_cast") && staticCast(t, i, names, floating)) what = "cast";
+            } else if (cast(t, i, names, floating)) what = "cast";
             if (what == null || analyzed.test(line) || !seen.add(line + ":" + what)) continue;
             sites.add(line);
             switch (what) {
@@ -120,15 +150,22 @@ final class InactiveSites {
         return b;
     }
 
-    /** Whether the tokens declare {@code name} as a float or double ({@code double sample_rate}, a parameter too). */
-    private static boolean declaredFloating(List<PToken> t, String name) {
+    /**
+     * The names the tokens declare as float or double ({@code double sample_rate}, a parameter too), or as one of the
+     * project's floating type names ({@code smpl_t ratio}).
+     */
+    private static Set<String> declaredFloating(List<PToken> t, TypeNames names) {
+        Set<String> out = new java.util.HashSet<>();
         for (int j = 0; j + 1 < t.size(); j++) {
             int ty = t.get(j).getType();
-            if ((ty == CudaLexer.FLOAT || ty == CudaLexer.DOUBLE)
-                    && t.get(j + 1).getType() == CudaLexer.IDENTIFIER
-                    && t.get(j + 1).getText().equals(name)) return true;
+            if ((ty == CudaLexer.FLOAT
+                            || ty == CudaLexer.DOUBLE
+                            || ty == CudaLexer.IDENTIFIER
+                                    && names.floating().contains(t.get(j).getText()))
+                    && t.get(j + 1).getType() == CudaLexer.IDENTIFIER)
+                out.add(t.get(j + 1).getText());
         }
-        return false;
+        return out;
     }
 
     private static boolean next(List<PToken> t, int i, int type) {
@@ -136,39 +173,40 @@ final class InactiveSites {
     }
 
     /** {@code ( unsigned-type ) operand} at {@code i} with a floating hint in the operand. */
-    private static boolean cast(List<PToken> t, int i) {
+    private static boolean cast(List<PToken> t, int i, TypeNames names, Set<String> floating) {
         // ( unsigned-type words ) : the first word decides, the others only have to be names or keywords (unsigned int)
-        if (i + 1 >= t.size() || !UNSIGNED_TYPE.matcher(t.get(i + 1).getText()).matches()) return false;
+        if (i + 1 >= t.size() || !names.unsignedType(t.get(i + 1).getText())) return false;
         int j = i + 2;
         while (j < t.size() && j - i <= 4 && t.get(j).getType() != CudaLexer.RPAREN) {
             if (!t.get(j).getText().matches("[A-Za-z_][A-Za-z0-9_]*")) return false;
             j++;
         }
         if (j >= t.size() || t.get(j).getType() != CudaLexer.RPAREN) return false;
-        return floatingOperand(t, j + 1);
+        return floatingOperand(t, j + 1, floating);
     }
 
     /** {@code static_cast < unsigned-type > ( operand )} at {@code i} with a floating hint in the operand. */
-    private static boolean staticCast(List<PToken> t, int i) {
+    private static boolean staticCast(List<PToken> t, int i, TypeNames names, Set<String> floating) {
         if (!next(t, i, CudaLexer.LT) || i + 2 >= t.size()) return false;
         PToken type = t.get(i + 2);
-        if (!UNSIGNED_TYPE.matcher(type.getText()).matches()) return false;
+        if (!names.unsignedType(type.getText())) return false;
         int j = i + 3;
         while (j < t.size() && t.get(j).getType() != CudaLexer.GT && j - i < 8) j++;
-        return j < t.size() && t.get(j).getType() == CudaLexer.GT && floatingOperand(t, j + 1);
+        return j < t.size() && t.get(j).getType() == CudaLexer.GT && floatingOperand(t, j + 1, floating);
     }
 
     /**
      * Whether the operand starting at {@code from} (a parenthesised expression, or a name with its calls and
-     * subscripts) holds a floating literal, {@code float}/{@code double} or a math call.
+     * subscripts) holds a floating literal, {@code float}/{@code double}, a math call (the project's upper-case macros
+     * too: {@code FLOOR}, {@code ROUND}) or a name the inactive code declares floating.
      */
-    private static boolean floatingOperand(List<PToken> t, int from) {
+    private static boolean floatingOperand(List<PToken> t, int from, Set<String> floating) {
         // a name alone ((unsigned long)sample_rate): floating when the inactive code declares it float or double
         if (from + 1 < t.size()
                 && t.get(from).getType() == CudaLexer.IDENTIFIER
                 && t.get(from + 1).getType() != CudaLexer.LPAREN
                 && t.get(from + 1).getType() != CudaLexer.LBRACKET)
-            return declaredFloating(t, t.get(from).getText());
+            return floating.contains(t.get(from).getText());
         int depth = 0;
         for (int j = from; j < t.size() && j < from + 64; j++) {
             PToken k = t.get(j);
@@ -178,7 +216,9 @@ final class InactiveSites {
                 if (--depth < 0) return false;
             }
             if (ty == CudaLexer.FLOATING_LITERAL || ty == CudaLexer.FLOAT || ty == CudaLexer.DOUBLE) return true;
-            if (ty == CudaLexer.IDENTIFIER && MATH_CALLS.contains(k.getText())) return true;
+            if (ty == CudaLexer.IDENTIFIER
+                    && (MATH_CALLS.contains(k.getText().toLowerCase(java.util.Locale.ROOT))
+                            || j > from && floating.contains(k.getText()))) return true;
             if (depth == 0 && j > from && ty != CudaLexer.LPAREN && ty != CudaLexer.LBRACKET) {
                 // the operand ends at the first token outside its parentheses after a name: an operator, ';', ','
                 if (ty != CudaLexer.RPAREN && ty != CudaLexer.RBRACKET && ty != CudaLexer.IDENTIFIER) return false;
