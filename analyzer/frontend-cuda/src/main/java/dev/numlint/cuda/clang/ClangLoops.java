@@ -618,6 +618,16 @@ final class ClangLoops {
         return v == null || mentions(v, root) ? null : k.longValue();
     }
 
+    /** Whether {@code e} is {@code root} or an element of it with constant indices ({@code M[1][0]}). */
+    private static boolean constantElement(ClangNode e, String root) {
+        ClangNode x = strip(e);
+        while (x != null && x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
+            if (folded(x.children.get(1)) == null) return false;
+            x = strip(x.children.get(0));
+        }
+        return x != null && x.kind == CXCursor_DeclRefExpr && root.equals(x.refUsr);
+    }
+
     /** Whether {@code elements} are every index of {@code root}, a local array of one dimension declared in {@code fn}. */
     private static boolean covers(java.util.Set<Long> elements, String root, ClangUnit.Function fn) {
         if (fn == null) return false;
@@ -685,8 +695,18 @@ final class ClangLoops {
             // the whole variable, or the same element
             if (!lt.equals(target) && strip(l).kind != CXCursor_DeclRefExpr) return false;
             if (throughPointer && repoints(n, innermostLoop(n), root)) return false;
+            // a chain of assignments (M[0][0] = M[1][1] = M[0][1] = 0.0) stores its last value in each element
+            // it names: the others are written, not read (session 67 round B, an optical-flow code's 2x2 matrix)
+            ClangNode value = n.children.get(n.children.size() - 1);
+            for (ClangNode v = strip(value);
+                    v != null
+                            && v.kind == CXCursor_BinaryOperator
+                            && v.spelling.equals("=")
+                            && v.children.size() == 2
+                            && constantElement(v.children.get(0), root);
+                    v = strip(v.children.get(1))) value = v.children.get(1);
             boolean[] reads = new boolean[1];
-            n.children.get(n.children.size() - 1).forEach(x -> {
+            value.forEach(x -> {
                 if (root.equals(x.refUsr)) reads[0] = true;
             });
             return !reads[0];
