@@ -334,6 +334,68 @@ final class CudaScanRun {
         }
     }
 
+    /** The identifiers the listed files that define no {@code main} mention (read once, on first request). */
+    private Set<String> mentions;
+
+    /** Whether a listed file could not be read for {@link #mentions}: every name may then be mentioned there. */
+    private boolean mentionsPartial;
+
+    /** A definition of {@code main} at the start of a line ({@code int main(}, K&R's {@code main(argc, argv)}). */
+    private static final java.util.regex.Pattern MAIN =
+            java.util.regex.Pattern.compile("(?m)^[ \t]*(?:(?:int|void|signed|extern)[ \t]+)*main[ \t]*\\(");
+
+    /**
+     * Whether a listed file that defines no {@code main} mentions the identifier {@code name} (in code, a comment or
+     * a string: any word of the file), or a listed file could not be read. Asked for a function of a program's own
+     * file (one that defines {@code main}): another program's file cannot be linked with it (two definitions of
+     * {@code main}), so a tree of several programs, each with its own {@code norm}, leaves each program's calls
+     * its own ({@link dev.numlint.cuda.clang.ClangSupplement#compiledAlone}).
+     */
+    synchronized boolean mentionedOutside(String name) {
+        if (mentions == null) {
+            mentions = new HashSet<>();
+            for (Path f : listed) {
+                try {
+                    if (Files.size(f) > maxHeaderBytes) {
+                        mentionsPartial = true;
+                        continue;
+                    }
+                    byte[] b = Files.readAllBytes(f);
+                    if (MAIN.matcher(new String(b, StandardCharsets.ISO_8859_1)).find()) continue;
+                    mentions.addAll(words(b));
+                } catch (IOException | RuntimeException e) {
+                    mentionsPartial = true;
+                }
+            }
+        }
+        return mentionsPartial || mentions.contains(name);
+    }
+
+    /** The identifiers ({@code [A-Za-z_][A-Za-z0-9_]*}) of {@code b}, each once. */
+    static Set<String> words(byte[] b) {
+        Set<String> out = new HashSet<>();
+        int n = b.length;
+        for (int i = 0; i < n; ) {
+            byte c = b[i];
+            if (c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
+                int start = i;
+                while (i < n
+                        && (b[i] == '_'
+                                || (b[i] >= 'A' && b[i] <= 'Z')
+                                || (b[i] >= 'a' && b[i] <= 'z')
+                                || (b[i] >= '0' && b[i] <= '9'))) i++;
+                out.add(new String(b, start, i - start, StandardCharsets.ISO_8859_1));
+            } else if (c >= '0' && c <= '9') {
+                while (i < n
+                        && (b[i] == '_'
+                                || (b[i] >= 'A' && b[i] <= 'Z')
+                                || (b[i] >= 'a' && b[i] <= 'z')
+                                || (b[i] >= '0' && b[i] <= '9'))) i++;
+            } else i++;
+        }
+        return out;
+    }
+
     synchronized boolean includedByName(Path file) {
         if (includedNames == null) {
             includedNames = new HashSet<>();

@@ -595,7 +595,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 java.util.function.BooleanSupplier alone =
                         () -> from == null && !isHeader(file) && !run.includedByName(file);
                 CallSiteRanges callSites = new CallSiteRanges(toks, sp.functions, alone);
-                if (clang != null) clang.compiledAlone(alone); // Clang's call-site intervals (ClangCallSites)
+                if (clang != null) // Clang's call-site intervals (ClangCallSites)
+                clang.compiledAlone(alone, run::mentionedOutside);
                 List<TopLevelSplitter.FunctionDef> order = callSites.order();
                 // the functions of a file Clang read are Clang's (ClangSupplement.missing), but for those Clang could
                 // not see whole (ClangDecides); all of them with -Dnumlint.clang.alone=true

@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  *
  * <p>A function qualifies when all its callers are visible: the file is a source file (not a header); the function
  * is a plain function (no member, template or kernel) declared {@code static} or {@code inline}, or in an anonymous
- * namespace; no other function
+ * namespace, or one of external linkage in a program's own file (the file defines {@code main}) whose name no file
+ * of the scan that could be linked with it mentions (session 67 round B: a suite of optical-flow programs, each with
+ * its own {@code norm(v, n)} called only as {@code norm(v, 3)}, read as sums of unknown length); no other function
  * of the file has its name; every mention of it is the callee of a call in another function of the file (its address
  * is never taken, it does not call itself) with as many arguments as it has parameters. Functions that call each
  * other get no interval (a parameter asked for while its own interval is computed is unknown). Within the callee a
@@ -42,6 +44,8 @@ final class ClangCallSites {
     private final Set<String> computing = new HashSet<>();
     /** Whether the file is a translation unit of its own, asked only when a function qualifies otherwise. */
     private java.util.function.BooleanSupplier compiledAlone = () -> false;
+    /** Whether another file of the scan mentions a name (asked only for a program's external functions). */
+    private java.util.function.Predicate<String> mentionedOutside = name -> true;
 
     private record Call(ClangNode node, ClangUnit.Function in) {}
 
@@ -51,8 +55,10 @@ final class ClangCallSites {
     }
 
     /** Says how to learn whether the file is compiled on its own (its includers would call its functions too). */
-    synchronized void compiledAlone(java.util.function.BooleanSupplier alone) {
+    synchronized void compiledAlone(
+            java.util.function.BooleanSupplier alone, java.util.function.Predicate<String> outside) {
         compiledAlone = alone;
+        mentionedOutside = outside;
         calls = null;
         params.clear();
     }
@@ -128,16 +134,23 @@ final class ClangCallSites {
         Map<String, Integer> named = new HashMap<>();
         for (ClangUnit.Function f : unit.functions()) named.merge(f.name(), 1, Integer::sum);
         Map<String, ClangUnit.Function> byName = new HashMap<>();
+        boolean program = named.containsKey("main");
+        Set<String> external = new HashSet<>();
         for (ClangUnit.Function f : unit.functions()) {
             if (f.node().kind != CXCursor_FunctionDecl || f.template() || f.node().usr == null) continue;
             if (named.get(f.name()) != 1 || f.name().contains("::") || f.name().startsWith("operator")) continue;
             String head = head(f);
-            if (head == null
-                    || !INTERNAL.matcher(head).matches() && !anonymous(f.node())
-                    || KERNEL.matcher(head).matches()) continue;
+            if (head == null || KERNEL.matcher(head).matches()) continue;
+            if (!INTERNAL.matcher(head).matches() && !anonymous(f.node())) {
+                if (!program || f.name().equals("main")) continue;
+                external.add(f.name());
+            }
             byName.put(f.name(), f);
         }
         if (byName.isEmpty() || !compiledAlone.getAsBoolean()) return calls;
+        // a program's function of external linkage: its callers are this file's while no other file names it
+        byName.keySet().removeIf(name -> external.contains(name) && mentionedOutside.test(name));
+        if (byName.isEmpty()) return calls;
         Map<String, List<Call>> found = new HashMap<>();
         Set<String> rejected = new HashSet<>();
         for (ClangNode top : unit.top()) {

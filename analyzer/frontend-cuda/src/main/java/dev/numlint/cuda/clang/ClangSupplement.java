@@ -109,8 +109,9 @@ public final class ClangSupplement {
      * Tells Clang's intervals whether the file is compiled on its own (no scanned file includes it): only then do the
      * call sites of its static and inline functions give their parameters intervals ({@link ClangCallSites}).
      */
-    public void compiledAlone(java.util.function.BooleanSupplier alone) {
-        unit.intervals.callSites().compiledAlone(alone);
+    public void compiledAlone(
+            java.util.function.BooleanSupplier alone, java.util.function.Predicate<String> mentionedOutside) {
+        unit.intervals.callSites().compiledAlone(alone, mentionedOutside);
     }
 
     /** The hand-written front end analyzed the function defined at {@code line}. */
