@@ -72,6 +72,16 @@ final class PtxFindings {
         final Set<Integer> siteLines = new HashSet<>();
         Impact.Kind kind;
         int instances = 1;
+        /** The function (mangled) of the occurrence shown, and the gravest kind of each function's occurrences. */
+        String shownFunction;
+
+        final Map<String, Integer> kinds = new HashMap<>();
+
+        /** Records an occurrence's function and kind (null: not classified, the least grave). */
+        void occurrence(String function, Impact.Kind k) {
+            int rank = k == null ? Impact.Kind.values().length : k.ordinal();
+            kinds.merge(function, rank, Math::min);
+        }
 
         Entry(Finding.Builder builder, Impact.Kind kind) {
             this.builder = builder;
@@ -195,6 +205,7 @@ final class PtxFindings {
             }
         }
         findings.out.values().forEach(e -> {
+            instantiation(e);
             // the call sites the instruction's function was inlined at: where a moved instruction may be written
             Identity id = e.builder.identity();
             Boolean holds = id.origin() == null ? null : id.origin().lineHoldsOperation();
@@ -203,6 +214,25 @@ final class PtxFindings {
             e.builder.identity(id.withOrigin(new Identity.Origin(holds, List.copyOf(e.callSites), candidates)));
             sink.report(e.builder);
         });
+    }
+
+    /**
+     * Names the instantiation a template's finding describes when it alone is that grave, the file's other
+     * instantiations of the line less ({@code momentum * rm[0] + (1 - momentum) * m[0]} of {@code kernel<float>},
+     * {@code kernel<double>} and {@code kernel<int>}: only the int one converts the contracted value to an integer;
+     * session 67 round A).
+     */
+    private static void instantiation(Entry e) {
+        if (e.shownFunction == null || e.kinds.size() < 2) return;
+        Integer shown = e.kinds.get(e.shownFunction);
+        // the one instantiation whose occurrence is this grave: "only" is true of it
+        if (shown == null || e.kinds.values().stream().filter(k -> k <= shown).count() != 1) return;
+        String args = dev.numlint.util.Demangler.templateArguments(e.shownFunction);
+        if (args == null) return;
+        String name = Demangler.simpleName(e.shownFunction);
+        name = name.substring(name.lastIndexOf(':') + 1);
+        e.builder.message(dev.numlint.rules.RuleCatalog.get()
+                .phrase("ptx-in-instantiation", "message", e.builder.message(), "function", name + "<" + args + ">"));
     }
 
     /**
@@ -548,6 +578,7 @@ final class PtxFindings {
         Impact impact = impact(h, loc);
         if (prev != null) {
             addSites(prev, h, primary);
+            prev.occurrence(h.function().name(), impact == null ? null : impact.kind());
             prev.instances++;
             prev.builder.property("instances", prev.instances);
             if (callSite != null && prev.callSites.size() < MAX_CALL_SITES && prev.callSites.add(callSite)) {
@@ -559,6 +590,7 @@ final class PtxFindings {
             if (impact != null && (prev.kind == null || impact.kind().compareTo(prev.kind) < 0)) {
                 // the more consequential occurrence is the one shown: its message, instructions and evidence agree
                 prev.kind = impact.kind();
+                prev.shownFunction = h.function().name();
                 prev.builder
                         .impact(impact)
                         .message(shown(h, impact, loc))
@@ -598,6 +630,8 @@ final class PtxFindings {
             b.related(ptxLoc, "emitted as `" + in.text() + "`");
         }
         Entry e = new Entry(b, impact == null ? null : impact.kind());
+        e.shownFunction = fnName;
+        e.occurrence(fnName, e.kind);
         e.siteLines.add(primary.startLine());
         addSites(e, h, primary);
         if (callSite != null) {
