@@ -314,16 +314,24 @@ final class TopLevelSplitter {
             }
             return;
         }
+        boolean anonymous = name == null;
         if (name == null) name = "<anonymous@" + t.get(open).getLine() + ">";
         StructInfo s = scope.structs.computeIfAbsent(name, StructInfo::new);
+        if (anonymous && enclosing != null) s.owner = enclosing.ownerName();
+        StructInfo around = enclosing;
+        enclosing = s;
         boolean outer = inLongDoubleSpecialisation;
         int lt = -1;
         for (int j = classKey + 1; j < open && lt < 0; j++) if (ty(j) == CudaLexer.LT) lt = j;
         if (lt > 0 && longDoubleArgs(lt, open)) inLongDoubleSpecialisation = true;
         split(open + 1, close, s, tparams);
         inLongDoubleSpecialisation = outer;
+        enclosing = around;
         lastStruct = s;
     }
+
+    /** The class whose body is being split (the owner of an anonymous struct or union in it), or null. */
+    private StructInfo enclosing;
 
     private StructInfo lastStruct;
 
@@ -422,7 +430,7 @@ final class TopLevelSplitter {
                         (d.params != null ? "function " : "") + "'" + d.name + "'",
                         d.name,
                         deliberate,
-                        cls == null ? null : cls.name));
+                        cls == null ? null : cls.ownerName()));
             }
             if (typedef) {
                 if (d.params == null) scope.typedefs.put(d.name, type.alias(d.name));

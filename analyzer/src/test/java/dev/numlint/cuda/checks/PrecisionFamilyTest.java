@@ -79,6 +79,14 @@ class PrecisionFamilyTest {
         assertEquals("moments", f.extendedTwin("ld_moments"));
         assertEquals("dot_f64", f.extendedTwin("dot_f80"));
         assertEquals("sum_double", f.extendedTwin("sum_ldouble"));
+        // long and double as two tokens (a generic source's instances: stats_long_double_mean, stats_double_mean)
+        PrecisionFamily g = family("stats_double_mean", "double", "DoubleSum", "double");
+        assertEquals("stats_double_mean", g.extendedTwin("stats_long_double_mean"));
+        assertEquals("DoubleSum", g.extendedTwin("LongDoubleSum"));
+        assertNull(g.extendedTwin("stats_long_mean"));
+        assertEquals(
+                "stats_mean",
+                family("stats_mean", "double", "stats_long_mean", "double").extendedTwin("stats_long_double_mean"));
         // no twin declared, a float twin, or too short a rest
         assertNull(f.extendedTwin("lsolve"));
         assertNull(f.extendedTwin("llerp"));

@@ -58,6 +58,24 @@ public final class ExtendedPrecision implements CudaCheck {
                 // C++ requires long double of a floating literal operator's parameter: 1.5_x calls
                 // operator""_x(1.5L), at compile time where the operator is constexpr, and what it returns is its own
                 impact = Impact.bounded("the parameter C++ requires of a floating literal operator");
+            } else if (facts.function == null && l.owner() == null && l.what().startsWith("function '")) {
+                // a function declared with long double at file scope (a prototype): its definition in the file is
+                // the same choice (session 67 round D: a special-function library's static prototype and definition)
+                String fn = l.what().substring("function '".length(), l.what().length() - 1);
+                int first = out.firstLineInFile("NL005|function " + fn, l.site().line());
+                if (first != l.site().line())
+                    impact = Impact.bounded("the function is declared with long double already (line " + first
+                            + "): one warning per" + " function");
+            } else if (facts.function != null
+                    && before == Integer.MAX_VALUE
+                    && out.firstLineInFile(
+                                    "NL005|function " + simpleName(facts.function),
+                                    l.site().line())
+                            != l.site().line()) {
+                int first = out.firstLineInFile(
+                        "NL005|function " + simpleName(facts.function), l.site().line());
+                impact = Impact.bounded("the function is declared with long double already (line " + first
+                        + "): one warning per function");
             } else if (facts.function != null && before < l.site().line()) {
                 // a declaration, a parameter or a cast after the function's first long double: the function is
                 // reported once (session 49: 29 warnings of one astronomy library, several per function)
@@ -138,6 +156,13 @@ public final class ExtendedPrecision implements CudaCheck {
         String fn = facts.function;
         int sep = fn == null ? -1 : fn.lastIndexOf("::");
         return sep > 0 && fn.indexOf('(') < 0 ? fn.substring(0, sep) : null;
+    }
+
+    /** The name of a function as the facts name it, without its class and parameters ({@code A::f(int)}: f). */
+    private static String simpleName(String function) {
+        int paren = function.indexOf('(');
+        String f = paren < 0 ? function : function.substring(0, paren);
+        return f.substring(f.lastIndexOf(':') + 1).strip();
     }
 
     /** "'x'" as it is; a cast "cast (long double)expr" quoted and shortened like every expression. */

@@ -76,7 +76,9 @@ public final class PrecisionFamily {
      * or null: the name with a leading or trailing {@code l} dropped, the rest at least 3 characters and starting with
      * a letter ({@code lnaive_jacobi_moments}/{@code naive_jacobi_moments}, the C library's {@code expl}/{@code exp}),
      * or one name token spelled the double way: {@code ld} as {@code d} or dropped, {@code ldouble} and
-     * {@code longdouble} as {@code double}, {@code f80}/{@code fp80} as {@code f64}/{@code fp64}.
+     * {@code longdouble} as {@code double}, {@code f80}/{@code fp80} as {@code f64}/{@code fp64}; or the tokens
+     * {@code long} and {@code double} as {@code double} or dropped ({@code stats_long_double_mean} beside
+     * {@code stats_double_mean} or {@code stats_mean}, {@code LongDoubleSum} beside {@code DoubleSum}).
      */
     public String extendedTwin(String function) {
         String name = simpleName(function);
@@ -85,7 +87,21 @@ public final class PrecisionFamily {
         if (name.length() > 3 && name.charAt(0) == 'l' && Character.isLetter(name.charAt(1)))
             out.add(name.substring(1));
         if (name.length() > 3 && name.endsWith("l")) out.add(name.substring(0, name.length() - 1));
-        for (int[] t : tokens(name)) {
+        List<int[]> ts = tokens(name);
+        for (int i = 0; i + 1 < ts.size(); i++) {
+            // long_double / LongDouble as two tokens: cml_stats_long_double_mean beside cml_stats_double_mean
+            String a = name.substring(ts.get(i)[0], ts.get(i)[1]);
+            String b = name.substring(ts.get(i + 1)[0], ts.get(i + 1)[1]);
+            if (!a.equalsIgnoreCase("long") || !b.equalsIgnoreCase("double")) continue;
+            String head = name.substring(0, ts.get(i)[0]);
+            String tail = name.substring(ts.get(i + 1)[1]);
+            out.add(head + name.substring(ts.get(i + 1)[0]));
+            // or dropped with the separator before it (stats_long_double_mean beside stats_mean, the generic
+            // source's double instance taking the plain name)
+            if (head.endsWith("_")) out.add(head.substring(0, head.length() - 1) + tail);
+            else if (tail.startsWith("_")) out.add(head + tail.substring(1));
+        }
+        for (int[] t : ts) {
             String token = name.substring(t[0], t[1]);
             String head = name.substring(0, t[0]);
             String tail = name.substring(t[1]);
