@@ -52,7 +52,7 @@ final class CompiledLines {
     static CompiledLines of(PtxModule m, Map<Integer, Path> fileIndex) {
         CompiledLines out = new CompiledLines(m.files(), fileIndex);
         for (PtxFunction fn : m.definedFunctions()) {
-            if (!PtxFindings.isLibraryFunction(fn.name())) {
+            if (!LibraryCode.isLibraryFunction(fn.name())) {
                 out.add(fn);
             }
         }
@@ -134,7 +134,7 @@ final class CompiledLines {
         if (p == null
                 || p.line() <= 0
                 || !fileIndex.containsKey(p.fileIndex())
-                || PtxFindings.isSystemPath(files.get(p.fileIndex()))) {
+                || LibraryCode.isSystemPath(files.get(p.fileIndex()))) {
             return false;
         }
         into.computeIfAbsent(p.fileIndex(), k -> new TreeSet<>()).add(p.line());

@@ -185,7 +185,7 @@ final class PtxFindings {
         List<PtxFunction> functions = m.definedFunctions();
         for (int i = 0; i < functions.size(); i++) {
             PtxFunction fn = functions.get(i);
-            if (isLibraryFunction(fn.name())) {
+            if (LibraryCode.isLibraryFunction(fn.name())) {
                 continue;
             }
             if (dev.numlint.model.CpuClock.now() - deadline > 0) {
@@ -205,7 +205,8 @@ final class PtxFindings {
             }
         }
         findings.out.values().forEach(e -> {
-            instantiation(e);
+            String named = PtxInstantiations.named(e.shownFunction, e.kinds, e.builder.message());
+            if (named != null) e.builder.message(named);
             // the call sites the instruction's function was inlined at: where a moved instruction may be written
             Identity id = e.builder.identity();
             Boolean holds = id.origin() == null ? null : id.origin().lineHoldsOperation();
@@ -214,25 +215,6 @@ final class PtxFindings {
             e.builder.identity(id.withOrigin(new Identity.Origin(holds, List.copyOf(e.callSites), candidates)));
             sink.report(e.builder);
         });
-    }
-
-    /**
-     * Names the instantiation a template's finding describes when it alone is that grave, the file's other
-     * instantiations of the line less ({@code momentum * rm[0] + (1 - momentum) * m[0]} of {@code kernel<float>},
-     * {@code kernel<double>} and {@code kernel<int>}: only the int one converts the contracted value to an integer;
-     * session 67 round A).
-     */
-    private static void instantiation(Entry e) {
-        if (e.shownFunction == null || e.kinds.size() < 2) return;
-        Integer shown = e.kinds.get(e.shownFunction);
-        // the one instantiation whose occurrence is this grave: "only" is true of it
-        if (shown == null || e.kinds.values().stream().filter(k -> k <= shown).count() != 1) return;
-        String args = dev.numlint.util.Demangler.templateArguments(e.shownFunction);
-        if (args == null) return;
-        String name = Demangler.simpleName(e.shownFunction);
-        name = name.substring(name.lastIndexOf(':') + 1);
-        e.builder.message(dev.numlint.rules.RuleCatalog.get()
-                .phrase("ptx-in-instantiation", "message", e.builder.message(), "function", name + "<" + args + ">"));
     }
 
     /**
@@ -312,43 +294,6 @@ final class PtxFindings {
         return Math.max(0, Long.getLong("numlint.ptx.fileBudgetMs", 120_000L));
     }
 
-    /** CUDA math-library helpers emitted as separate functions (__internal_trig_reduction_slowpathd ...). */
-    static boolean isLibraryFunction(String name) {
-        return name.startsWith("__internal_")
-                || name.startsWith("__nv_")
-                || name.startsWith("__cuda_")
-                || name.startsWith("__cudart_");
-    }
-
-    /** Headers of the toolkit and the system: code there is library code, not the programmer's. */
-    static boolean isSystemPath(String p) {
-        if (p == null) {
-            return false;
-        }
-        String s = p.replace('\\', '/');
-        return s.startsWith("/usr/include/")
-                || s.startsWith("/usr/lib/")
-                || s.contains("/include/cccl/")
-                || s.contains("/targets/x86_64-linux/")
-                || s.contains("/targets/sbsa-linux/")
-                || inCudaInclude(s)
-                || s.contains("/include/c++/")
-                || s.contains("/crt/");
-    }
-
-    /**
-     * Whether the path has a {@code /cuda.../include/} segment (what {@code .*\/cuda[^/]*\/include/.*} matches, in
-     * linear time: the path comes from PTX text, which may be hostile).
-     */
-    static boolean inCudaInclude(String s) {
-        for (int i = s.indexOf("/cuda"); i >= 0; i = s.indexOf("/cuda", i + 1)) {
-            int slash = s.indexOf('/', i + 1);
-            if (slash < 0) return false;
-            if (s.startsWith("/include/", slash)) return true;
-        }
-        return false;
-    }
-
     /**
      * Where the operation is written in user code: the .loc position itself when it is user code, else the
      * innermost call site in the inlined_at chain that is user code (the user's call of a header function); null
@@ -358,11 +303,11 @@ final class PtxFindings {
         if (loc == null) {
             return null;
         }
-        if (!isSystemPath(files.get(loc.pos().fileIndex()))) {
+        if (!LibraryCode.isSystemPath(files.get(loc.pos().fileIndex()))) {
             return loc.pos();
         }
         for (SourcePos p : loc.inlinedAt()) {
-            if (!isSystemPath(files.get(p.fileIndex()))) {
+            if (!LibraryCode.isSystemPath(files.get(p.fileIndex()))) {
                 return p;
             }
         }
@@ -376,7 +321,7 @@ final class PtxFindings {
         }
         List<SourcePos> chain = loc.inlinedAt();
         for (int i = chain.size() - 1; i >= 0; i--) {
-            if (!isSystemPath(files.get(chain.get(i).fileIndex()))) {
+            if (!LibraryCode.isSystemPath(files.get(chain.get(i).fileIndex()))) {
                 return chain.get(i);
             }
         }
@@ -548,7 +493,8 @@ final class PtxFindings {
         // toolkit/system header code (math library, CUB, Thrust), or a routine of it a -G build emits on its own
         if (loc != null && written == null
                 || loc == null && ToolkitRoutines.is(h.function().name())) return;
-        boolean libraryCode = loc != null && isSystemPath(files.get(loc.pos().fileIndex()));
+        boolean libraryCode =
+                loc != null && LibraryCode.isSystemPath(files.get(loc.pos().fileIndex()));
         if (libraryCode && !policy(h.ruleId()).ptxCallIsHazard()) {
             return; // an operation inside a header routine: the library's, not the programmer's expression
         }

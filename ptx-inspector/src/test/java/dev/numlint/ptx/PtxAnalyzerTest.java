@@ -396,15 +396,15 @@ class PtxAnalyzerTest {
 
     @Test
     void systemPathsAreRecognizedInLinearTime() {
-        assertThat(PtxFindings.isSystemPath("/usr/local/cuda-13.0/include/cuda_fp16.hpp"))
+        assertThat(LibraryCode.isSystemPath("/usr/local/cuda-13.0/include/cuda_fp16.hpp"))
                 .isTrue();
-        assertThat(PtxFindings.isSystemPath("/opt/cuda/include/x.h")).isTrue();
-        assertThat(PtxFindings.isSystemPath("/home/u/cuda_proj/src/k.cu")).isFalse();
-        assertThat(PtxFindings.isSystemPath("/home/u/cudainclude/k.cu")).isFalse();
+        assertThat(LibraryCode.isSystemPath("/opt/cuda/include/x.h")).isTrue();
+        assertThat(LibraryCode.isSystemPath("/home/u/cuda_proj/src/k.cu")).isFalse();
+        assertThat(LibraryCode.isSystemPath("/home/u/cudainclude/k.cu")).isFalse();
         String hostile = "/cuda".repeat(200_000) + "x";
         // a hang guard: a backtracking match of 1.2 million characters would take hours, a linear one milliseconds
         assertThat(org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
-                        java.time.Duration.ofSeconds(60), () -> PtxFindings.isSystemPath(hostile)))
+                        java.time.Duration.ofSeconds(60), () -> LibraryCode.isSystemPath(hostile)))
                 .isFalse();
     }
 
