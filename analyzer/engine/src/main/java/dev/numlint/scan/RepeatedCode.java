@@ -147,9 +147,43 @@ final class RepeatedCode {
         Map<Integer, Finding> replaced = new HashMap<>();
         Set<Integer> absorbed = new HashSet<>();
         for (List<Integer> group : byCode.values()) {
-            if (group.size() != 2) {
-                continue; // one alone, or a run of copies (repeatedCopies)
+            for (List<Integer> pair : pairs(in, group)) {
+                merge(in, pair, replaced, absorbed);
             }
+        }
+        return rebuilt(in, replaced, absorbed);
+    }
+
+    /**
+     * The members of {@code group} in clusters whose neighbours lie at most {@link #COPY_GAP} lines apart, those of
+     * exactly two: a cluster of one stands alone, one of {@link #MIN_COPIES} or more is a run of copies
+     * ({@link #repeatedCopies}). The same code in two statements of one launch configuration and again in another's,
+     * further down the function ({@code ceil(n / threads) < cap ? ceil(n / threads) : cap} twice), is two pairs
+     * (session 67 round C: an image denoiser's nine launch-size computations, 23 findings).
+     */
+    private static List<List<Integer>> pairs(List<Finding> in, List<Integer> group) {
+        List<Integer> sorted = new ArrayList<>(group);
+        sorted.sort(java.util.Comparator.comparingInt(i -> in.get(i).location().startLine()));
+        List<List<Integer>> clusters = new ArrayList<>();
+        List<Integer> cur = new ArrayList<>();
+        for (int i : sorted) {
+            if (!cur.isEmpty()
+                    && in.get(i).location().startLine()
+                                    - in.get(cur.get(cur.size() - 1)).location().startLine()
+                            > COPY_GAP) {
+                clusters.add(cur);
+                cur = new ArrayList<>();
+            }
+            cur.add(i);
+        }
+        if (!cur.isEmpty()) clusters.add(cur);
+        clusters.removeIf(c -> c.size() != 2);
+        return clusters;
+    }
+
+    private static void merge(
+            List<Finding> in, List<Integer> group, Map<Integer, Finding> replaced, Set<Integer> absorbed) {
+        {
             int kept = group.get(0);
             int gone = group.get(1);
             if (in.get(gone).location().startLine() < in.get(kept).location().startLine()) {
@@ -161,7 +195,7 @@ final class RepeatedCode {
             int end = Math.max(first.location().endLine(), first.identity().statementEnd());
             if (second.location().startLine() == first.location().startLine()
                     || second.location().startLine() - end > COMMON_GAP) {
-                continue;
+                return;
             }
             // at the first statement, as grave as the graver of the two (the second's value may decide more)
             Finding graver =
@@ -183,7 +217,6 @@ final class RepeatedCode {
             replaced.put(kept, fb.build());
             absorbed.add(gone);
         }
-        return rebuilt(in, replaced, absorbed);
     }
 
     /** The indexes of the findings by the key {@code key} gives them (null: the finding stays apart), in order. */

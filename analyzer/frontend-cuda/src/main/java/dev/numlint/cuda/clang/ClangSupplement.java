@@ -746,7 +746,8 @@ public final class ClangSupplement {
         for (ClangIntegerDivisions.Division d : integerDivisions.get()) {
             String macro = ClangMacroSites.of(unit, d.node());
             String text = macro == null ? unit.text(d.node()) : ClangMacroSites.render(d.node());
-            Site at = site(d.node(), d.in());
+            // the statement it is in: the same quotient in the statement's next line is one value (RepeatedCode)
+            Site at = site(d.node(), d.in()).inStatementEndingAt(ClangSumFacts.statementEnd(d.node()));
             if (macro != null) at = at.expandedFrom(macro);
             facts(out, d.in())
                     .integerDivisions
