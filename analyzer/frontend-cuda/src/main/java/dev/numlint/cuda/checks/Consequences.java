@@ -45,7 +45,10 @@ final class Consequences {
                             ? operand
                             : "(" + operand + ")")
                     + how;
-        return how + (enclosed(operand) || called(operand) ? operand : "(" + operand + ")");
+        // a C-style cast may precede a call as written ((unsigned)floor(x)); static_cast<T>(...) and T(...), a
+        // functional cast, hold their operand in parentheses (session 67 round F: 'Tstd::sin(...' for T(std::sin(x)))
+        boolean cStyle = how.endsWith(")");
+        return how + (enclosed(operand) || cStyle && called(operand) ? operand : "(" + operand + ")");
     }
 
     /** Whether {@code s} is one call of a named function or macro: {@code CLAMP(ip[0])}, {@code std::floor(x)}. */
