@@ -145,7 +145,8 @@ final class ClangIntervals {
                 List<double[]> args = new ArrayList<>();
                 for (int i = 1; i < n.children.size(); i++) args.add(eval(n.children.get(i), fn, depth - 1));
                 ClangExtremes.logOfInteger(name, n, args);
-                double[] x = ClangSquares.ofCall(unit, name, n, args);
+                double[] x = ClangAccumulations.interval(name, n, e -> eval(e, fn, depth - 1));
+                if (x == null) x = ClangSquares.ofCall(unit, name, n, args);
                 if (x == null) x = ValueBounds.call(name, args);
                 if (x == null) x = ClangClampHelpers.interval(unit, n, e -> eval(e, fn, depth - 1));
                 if (x == null) x = ClangDistributions.interval(n, fn, e -> eval(e, fn, depth - 1));
