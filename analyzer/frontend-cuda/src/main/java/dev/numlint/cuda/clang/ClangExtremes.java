@@ -8,12 +8,15 @@ import java.util.List;
 
 /**
  * The extremes of an array and the ratio they bound: a min-max normalisation {@code (a[i] - lo) / (hi - lo)}, where
- * {@code lo} and {@code hi} are the smallest and the largest element of {@code a} and the division is reached only when
- * {@code hi != lo}, lies in [0, 1] (an image scaled to bytes for display or saving: {@code * 255}). Interval arithmetic
- * alone cannot see it: the numerator and the denominator share {@code lo}. A variable is {@code a}'s minimum when every
- * value it is given is an element of {@code a} and either a loop replaces it by every smaller element ({@code if (a[k]
- * < lo) lo = a[k];}) or its element is the one {@code std::min_element} or {@code std::minmax_element}'s {@code first}
- * found; its maximum likewise. Elements are told apart by the text of the array before the subscript.
+ * {@code lo} and {@code hi} are the smallest and the largest element of {@code a}, lies in [0, 1] (an image scaled to
+ * bytes for display or saving: {@code * 255}), or is 0/0 for constant data (see {@link #ratio}). Interval arithmetic
+ * alone cannot see it: the numerator and the denominator share {@code lo}. A variable is {@code a}'s minimum when a
+ * loop replaces it by every smaller element ({@code if (a[k] < lo) lo = a[k];}, {@code lo = std::min(lo, a[k])},
+ * {@code fminf}), whatever it starts from ({@code a[0]}, {@code width}, {@code HUGE_VAL}: the smallest of that and the
+ * elements is at most each element) and nothing else given it after the loop, or when every value it is given is the
+ * element {@code std::min_element} or {@code std::minmax_element}'s {@code first} found; its maximum likewise. Elements
+ * are told apart by the text of the array before the subscript, read through a local defined from one ({@code const
+ * float disp = disparity[i * w + j];}).
  */
 final class ClangExtremes {
     private ClangExtremes() {}
@@ -29,14 +32,33 @@ final class ClangExtremes {
         ClangNode num = withoutCasts(div.children.get(0));
         ClangNode den = withoutCasts(div.children.get(1));
         if (!difference(num) || !difference(den)) return null;
-        ClangNode a = withoutCasts(num.children.get(0));
+        ClangNode a = element(fn, withoutCasts(num.children.get(0)));
         String lo = variable(num.children.get(1));
         String lo2 = variable(den.children.get(1));
         String hi = variable(den.children.get(0));
         String array = arrayOf(unit, a);
         if (lo == null || !lo.equals(lo2) || hi == null || hi.equals(lo) || array == null) return null;
         if (!extreme(unit, fn, lo, array, true) || !extreme(unit, fn, hi, array, false)) return null;
-        return apart(unit, div, lo, hi) ? new double[] {0, 1} : null;
+        // reached with hi == lo (constant data) the ratio is 0/0, NaN: converted to an unsigned integer of up to 32
+        // bits it gives 0 on x86 (cvttss2si's 0x80000000, truncated) and on the GPU alike, so no test is asked for
+        // (sessions 67, rounds B and E: two such normalisations of images to bytes judged false as errors)
+        return new double[] {0, 1};
+    }
+
+    /**
+     * {@code e}, or the array element a local {@code e} names: one defined by its declaration from an element and
+     * never written again ({@code const float disp = disparity[i * width + j];}).
+     */
+    private static ClangNode element(ClangUnit.Function fn, ClangNode e) {
+        if (e == null || e.kind != CXCursor_DeclRefExpr || e.refUsr == null) return e;
+        ClangNode[] init = {null};
+        boolean[] written = {false};
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && e.refUsr.equals(x.usr) && !x.children.isEmpty())
+                init[0] = withoutCasts(x.children.get(x.children.size() - 1));
+            if (x.kind == CXCursor_DeclRefExpr && e.refUsr.equals(x.refUsr) && written(x)) written[0] = true;
+        });
+        return init[0] != null && !written[0] && init[0].kind == CXCursor_ArraySubscriptExpr ? init[0] : e;
     }
 
     private static boolean difference(ClangNode n) {
@@ -67,25 +89,31 @@ final class ClangExtremes {
         List<ClangNode> values = new ArrayList<>();
         boolean[] other = new boolean[1];
         boolean[] kept = new boolean[1];
+        int[] firstKeep = {Integer.MAX_VALUE};
         fn.node().forEach(x -> {
             if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) {
-                if (x.children.isEmpty()) other[0] = true;
-                else values.add(x.children.get(x.children.size() - 1));
+                if (!x.children.isEmpty()) values.add(x.children.get(x.children.size() - 1));
             } else if ((x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
                             || x.kind == CXCursor_CompoundAssignOperator)
                     && x.children.size() == 2
                     && usr.equals(variable(x.children.get(0)))) {
                 if (x.kind == CXCursor_CompoundAssignOperator) other[0] = true;
-                else {
-                    values.add(x.children.get(1));
-                    if (keeps(unit, x, usr, array, min)) kept[0] = true;
-                }
+                else if (keeps(unit, x, usr, array, min) || keepsByCall(unit, fn, x, usr, array, min)) {
+                    kept[0] = true;
+                    firstKeep[0] = Math.min(firstKeep[0], x.offset);
+                } else values.add(x.children.get(1));
             } else if (x.kind == CXCursor_UnaryOperator && x.children.size() == 1) {
                 ClangNode o = withoutCasts(x.children.get(0));
                 if (o != null && o.kind == CXCursor_DeclRefExpr && usr.equals(o.refUsr)) other[0] = true;
             }
         });
-        if (other[0] || values.isEmpty()) return false;
+        if (other[0] || values.isEmpty() && !kept[0]) return false;
+        // a loop keeps the extreme: whatever it starts from (an element, width, HUGE_VAL), the smallest of that and
+        // the elements is at most every element; a value given after the loop's first keep is another story
+        if (kept[0]) {
+            for (ClangNode v : values) if (v.offset > firstKeep[0]) return false;
+            return true;
+        }
         boolean found = false;
         for (ClangNode v : values) {
             ClangNode e = withoutCasts(v);
@@ -100,7 +128,29 @@ final class ClangExtremes {
             }
             found |= foundBySearch(unit, fn, e, min);
         }
-        return kept[0] || found;
+        return found;
+    }
+
+    /**
+     * {@code assign} is {@code lo = std::min(lo, a[k])} ({@code fminf}, {@code fmin}, {@code min}, either order; for
+     * a maximum the max), the element perhaps through a local defined from it ({@link #element}).
+     */
+    private static boolean keepsByCall(
+            ClangUnit unit, ClangUnit.Function fn, ClangNode assign, String usr, String array, boolean min) {
+        ClangNode call = withoutCasts(assign.children.get(1));
+        if (call == null || call.kind != CXCursor_CallExpr) return false;
+        String name = callee(call);
+        if (name.startsWith("std::")) name = name.substring(5);
+        boolean right = min
+                ? name.equals("min") || name.equals("fminf") || name.equals("fmin")
+                : name.equals("max") || name.equals("fmaxf") || name.equals("fmax");
+        List<ClangNode> args = arguments(call);
+        if (!right || args.size() != 2) return false;
+        for (int i = 0; i < 2; i++) {
+            if (usr.equals(variable(args.get(i)))
+                    && array.equals(arrayOf(unit, element(fn, withoutCasts(args.get(1 - i)))))) return true;
+        }
+        return false;
     }
 
     /** {@code assign} ({@code lo = a[k]}) is the then-branch of {@code if (a[k] < lo)} (for a maximum, {@code >}). */
@@ -138,26 +188,6 @@ final class ClangExtremes {
         if (how.contains(min ? "min_element(" : "max_element(") && !how.contains("minmax_element(")) return true;
         String all = unit.text(fn.node());
         return all != null && all.contains("minmax_element(") && how.contains(min ? ".first" : ".second");
-    }
-
-    /** {@code div} is reached only when {@code hi != lo}: inside the then-branch of such a test (or {@code hi > lo}). */
-    private static boolean apart(ClangUnit unit, ClangNode div, String lo, String hi) {
-        ClangNode c = div;
-        for (ClangNode p = div.parent; p != null; c = p, p = p.parent) {
-            if (p.kind != CXCursor_IfStmt || p.children.size() < 2 || p.children.get(1) != c) continue;
-            ClangNode test = withoutCasts(p.children.get(0));
-            if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) continue;
-            String l = variable(test.children.get(0));
-            String r = variable(test.children.get(1));
-            boolean hiLo = hi.equals(l) && lo.equals(r);
-            boolean loHi = lo.equals(l) && hi.equals(r);
-            if (test.spelling.equals("!=") && (hiLo || loHi)
-                    || test.spelling.equals(">") && hiLo
-                    || test.spelling.equals("<") && loHi) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static final java.util.Set<String> LOGS =
