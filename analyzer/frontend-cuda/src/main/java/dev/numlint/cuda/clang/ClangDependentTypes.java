@@ -154,15 +154,10 @@ final class ClangDependentTypes {
      */
     private static Map<String, List<ClangNode>> members(ClangUnit unit) {
         Map<String, List<ClangNode>> out = new HashMap<>();
-        for (ClangUnit u : ClangIncludes.sameParse(unit)) {
-            if (u.failure() != null) continue;
-            Deque<ClangNode> todo = new ArrayDeque<>(u.top());
+        ClangIncludes.forEachNamespaceMember(unit, top -> {
+            Deque<ClangNode> todo = new ArrayDeque<>(List.of(top));
             while (!todo.isEmpty()) {
                 ClangNode n = todo.pop();
-                if (n.kind == CXCursor_Namespace || n.kind == CXCursor_LinkageSpec) {
-                    todo.addAll(n.children);
-                    continue;
-                }
                 if (!classLike(n.kind) || n.spelling == null || n.spelling.isEmpty()) continue;
                 for (ClangNode c : n.children) {
                     if (c.kind == CXCursor_TypeAliasDecl || c.kind == CXCursor_TypedefDecl) {
@@ -173,7 +168,7 @@ final class ClangDependentTypes {
                     }
                 }
             }
-        }
+        });
         return out;
     }
 

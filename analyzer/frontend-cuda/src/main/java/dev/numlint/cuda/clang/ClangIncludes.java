@@ -40,6 +40,23 @@ public final class ClangIncludes {
         return unit.sameParse.isEmpty() ? java.util.List.of(unit) : unit.sameParse;
     }
 
+    /**
+     * Visits every declaration at namespace scope of the units read from {@code unit}'s parse ({@link #sameParse}: the
+     * compiled unit and its project headers, those that parsed), through namespaces and linkage specifications.
+     */
+    static void forEachNamespaceMember(ClangUnit unit, java.util.function.Consumer<ClangNode> visit) {
+        for (ClangUnit u : sameParse(unit)) {
+            if (u.failure() != null) continue;
+            java.util.Deque<ClangNode> todo = new java.util.ArrayDeque<>(u.top());
+            while (!todo.isEmpty()) {
+                ClangNode n = todo.pop();
+                if (n.kind == org.bytedeco.llvm.global.clang.CXCursor_Namespace
+                        || n.kind == org.bytedeco.llvm.global.clang.CXCursor_LinkageSpec) todo.addAll(n.children);
+                else visit.accept(n);
+            }
+        }
+    }
+
     /** Whether {@code u} failed because its translation unit did not include it (the unit itself parsed). */
     public static boolean notIncluded(ClangUnit u) {
         String f = u.failure();

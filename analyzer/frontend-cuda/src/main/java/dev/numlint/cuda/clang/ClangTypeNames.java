@@ -1,12 +1,8 @@
 package dev.numlint.cuda.clang;
 
-import static org.bytedeco.llvm.global.clang.CXCursor_LinkageSpec;
-import static org.bytedeco.llvm.global.clang.CXCursor_Namespace;
 import static org.bytedeco.llvm.global.clang.CXCursor_TypeAliasDecl;
 import static org.bytedeco.llvm.global.clang.CXCursor_TypedefDecl;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -19,22 +15,15 @@ import java.util.Set;
 public record ClangTypeNames(Set<String> floating, Set<String> unsigned) {
     public static ClangTypeNames of(ClangUnit unit) {
         Set<String> floating = new HashSet<>(), unsigned = new HashSet<>();
-        for (ClangUnit u : ClangIncludes.sameParse(unit)) {
-            if (u.failure() != null) continue;
-            Deque<ClangNode> todo = new ArrayDeque<>(u.top());
-            while (!todo.isEmpty()) {
-                ClangNode n = todo.pop();
-                if (n.kind == CXCursor_Namespace || n.kind == CXCursor_LinkageSpec) {
-                    todo.addAll(n.children);
-                } else if ((n.kind == CXCursor_TypedefDecl || n.kind == CXCursor_TypeAliasDecl)
-                        && n.spelling != null
-                        && n.canon != null) {
-                    if (n.canon.equals("float") || n.canon.equals("double") || n.canon.equals("long double"))
-                        floating.add(n.spelling);
-                    else if (n.canon.startsWith("unsigned ")) unsigned.add(n.spelling);
-                }
+        ClangIncludes.forEachNamespaceMember(unit, n -> {
+            if ((n.kind == CXCursor_TypedefDecl || n.kind == CXCursor_TypeAliasDecl)
+                    && n.spelling != null
+                    && n.canon != null) {
+                if (n.canon.equals("float") || n.canon.equals("double") || n.canon.equals("long double"))
+                    floating.add(n.spelling);
+                else if (n.canon.startsWith("unsigned ")) unsigned.add(n.spelling);
             }
-        }
+        });
         return new ClangTypeNames(Set.copyOf(floating), Set.copyOf(unsigned));
     }
 }
