@@ -35,6 +35,7 @@ public final class ExtendedPrecision implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         int earliest = Integer.MAX_VALUE; // the function's first reported long double, for the casts after it
+        int declared;
         for (FunctionFacts.LongDouble l : facts.longDoubles) {
             if (!l.site().host()) continue;
             if (l.origin() != null && !out.firstInFile("NL005|" + l.origin())) continue;
@@ -58,23 +59,11 @@ public final class ExtendedPrecision implements CudaCheck {
                 // C++ requires long double of a floating literal operator's parameter: 1.5_x calls
                 // operator""_x(1.5L), at compile time where the operator is constexpr, and what it returns is its own
                 impact = Impact.bounded("the parameter C++ requires of a floating literal operator");
-            } else if (facts.function == null && l.owner() == null && l.what().startsWith("function '")) {
-                // a function declared with long double at file scope (a prototype): its definition in the file is
-                // the same choice (session 67 round D: a special-function library's static prototype and definition)
-                String fn = l.what().substring("function '".length(), l.what().length() - 1);
-                int first = out.firstLineInFile("NL005|function " + fn, l.site().line());
-                if (first != l.site().line())
-                    impact = Impact.bounded("the function is declared with long double already (line " + first
-                            + "): one warning per" + " function");
-            } else if (facts.function != null
-                    && before == Integer.MAX_VALUE
-                    && out.firstLineInFile(
-                                    "NL005|function " + simpleName(facts.function),
-                                    l.site().line())
-                            != l.site().line()) {
-                int first = out.firstLineInFile(
-                        "NL005|function " + simpleName(facts.function), l.site().line());
-                impact = Impact.bounded("the function is declared with long double already (line " + first
+            } else if ((declared = declaredAt(facts, l, before, out))
+                    != l.site().line()) {
+                // a function declared with long double at file scope (a prototype) and defined in the file is one
+                // choice (session 67 round D: a special-function library's static prototype and definition)
+                impact = Impact.bounded("the function is declared with long double already (line " + declared
                         + "): one warning per function");
             } else if (facts.function != null && before < l.site().line()) {
                 // a declaration, a parameter or a cast after the function's first long double: the function is
@@ -156,6 +145,21 @@ public final class ExtendedPrecision implements CudaCheck {
         String fn = facts.function;
         int sep = fn == null ? -1 : fn.lastIndexOf("::");
         return sep > 0 && fn.indexOf('(') < 0 ? fn.substring(0, sep) : null;
+    }
+
+    /**
+     * The line of the file's first long double of the function {@code l} belongs to: its prototype at file scope
+     * ({@code static long double series(int n);}, a declaration the file's facts hold as "function 'series'") or its
+     * definition's first long double; {@code l}'s own line when it is the first, or not such a site.
+     */
+    private static int declaredAt(FunctionFacts facts, FunctionFacts.LongDouble l, int before, CudaReport out) {
+        String fn = null;
+        if (facts.function == null && l.owner() == null && l.what().startsWith("function '"))
+            fn = l.what().substring("function '".length(), l.what().length() - 1);
+        else if (facts.function != null && before == Integer.MAX_VALUE) fn = simpleName(facts.function);
+        return fn == null
+                ? l.site().line()
+                : out.firstLineInFile("NL005|function " + fn, l.site().line());
     }
 
     /** The name of a function as the facts name it, without its class and parameters ({@code A::f(int)}: f). */
