@@ -41,9 +41,24 @@ class HostOnlyScansTest {
                 Set.of());
         assertEquals(Level.NOTE, out.get(0).level());
         assertTrue(
-                out.get(0).message().endsWith("no device code in the scan computes it in float"),
+                out.get(0).message().endsWith("no device code in the scan to differ from"),
                 out.get(0).message());
         assertEquals(true, out.get(0).properties().get("hostOnlyScan"));
+    }
+
+    @Test
+    void aSumSaysThatNothingSumsItInAnotherOrder() {
+        Finding sum = finding("trace.c", Identity.Judgement.PORT, Level.WARNING).toBuilder()
+                .identity(Identity.NONE
+                        .withJudgement(Identity.Judgement.PORT)
+                        .withSum(new Identity.Sum("float", new Location("trace.c", 2, 5, 2, 30))))
+                .build();
+        List<Finding> out = HostOnlyScans.review(
+                List.of(sum), Map.of("trace.c", new BuildContext()), List.of(HOST), List.of(), Set.of());
+        assertEquals(Level.NOTE, out.get(0).level());
+        assertTrue(
+                out.get(0).message().endsWith("no GPU code reorders it"),
+                out.get(0).message());
     }
 
     @Test

@@ -14,12 +14,15 @@ import java.util.Map;
 
 /**
  * Findings of host code whose level rests on a difference from a float computation on a GPU ({@link
- * Identity.Judgement#PORT}: host code that evaluates in double what a GPU port would compute in float) in a scan that
+ * Identity.Judgement#PORT}: host code that evaluates in double what a GPU port would compute in float, a host sum of
+ * unknown length that decides nothing, whose order a GPU's reduction would change, a long double a GPU computes in
+ * double) in a scan that
  * holds no device code: no file of it is CUDA ({@code .cu}, {@code .cuh}, {@code .ptx}, or compiled with
  * {@code -x cu}), no function it declares is {@code __device__} or {@code __global__} (a header-only CUDA library),
  * and no kernel is launched or loaded in it. There the double result is the more accurate one and nothing computes it
  * in float to differ from: the finding is a note that says so ("consequence over existence"). Measured on unseen C
- * code (sessions 36 to 38): none of the host promotions sampled at warning level was actionable.
+ * code (sessions 36 to 38): none of the host promotions sampled at warning level was actionable; sessions 66 and 67:
+ * none of 130 such host sums.
  *
  * <p>A file the scan could not analyze could hold device code only if it is a CUDA unit itself (by its name or its
  * compile command: a header or a C file becomes device code only inside a CUDA unit, which the scan would have seen,
@@ -64,7 +67,10 @@ final class HostOnlyScans {
 
     private static Finding note(Finding f) {
         // the reason stays whole: the finding's own message gives up the room it needs (Quote.fit: none if it fits)
-        String stated = RuleCatalog.get().remark("host-only-scan", f.message());
+        // a sum's hazard is its order (a GPU's reduction sums in another), a promotion's or a long double's its
+        // precision
+        String stated = RuleCatalog.get()
+                .remark(f.identity().sum() != null ? "host-only-scan-sum" : "host-only-scan", f.message());
         return f.toBuilder()
                 .level(Level.NOTE)
                 .message(stated)
