@@ -209,7 +209,7 @@ final class ClangGuardedZeros {
         return !bad[0];
     }
 
-    private static boolean pureCall(String name) {
+    static boolean pureCall(String name) {
         String base = name.startsWith("std::") ? name.substring(5) : name;
         String root = base.replaceAll("^__|f$", "");
         return NumericFacts.TRANSCENDENTAL.contains(root)

@@ -149,8 +149,10 @@ final class ClangGuards {
                 // (bits = data_bits + start_bits + stop_bits with the unsigned data_bits and the two others clamped at
                 // 0: session 62 round D, a modem's frame size)
                 boolean plus = n.spelling.equals("+");
-                boolean ca = constantTerm(a) || plus && unsignedTerm(a),
-                        cb = constantTerm(b) || plus && unsignedTerm(b);
+                // so is a term its interval proves not negative (freq + 2*PI/window of an unsigned window: session
+                // 68 round B, a spectral tuner's channel bins after 'if (freq < 0 || freq >= 2*PI) goto fail;')
+                boolean ca = constantTerm(a) || plus && (unsignedTerm(a) || nonNegativeTerm(unit, a)),
+                        cb = constantTerm(b) || plus && (unsignedTerm(b) || nonNegativeTerm(unit, b));
                 if ((ga != null || ca) && (gb != null || cb)) return ga != null && !CONSTANT.equals(ga) ? ga : gb;
                 return null;
             }
@@ -202,6 +204,12 @@ final class ClangGuards {
     private static boolean unsignedTerm(ClangNode e) {
         ClangNode x = strip(e);
         return x != null && integral(x.canonKind) && unsignedKind(x.canonKind) && x.canonKind != CXType_Bool;
+    }
+
+    /** Whether the interval of {@code e} in its function is not negative (a quotient of a constant by a count). */
+    private static boolean nonNegativeTerm(ClangUnit unit, ClangNode e) {
+        ClangUnit.Function fn = unit.functionOf(e);
+        return fn != null && unit.interval(e, fn)[0] >= 0;
     }
 
     static boolean constantTerm(ClangNode e) {

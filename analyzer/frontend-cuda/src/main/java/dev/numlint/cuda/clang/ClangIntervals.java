@@ -161,7 +161,8 @@ final class ClangIntervals {
                 if (local == null && fn != null) local = parameter(n, fn);
                 if (local == null) local = stored(n);
                 double[] r = local != null ? local : byType(n);
-                return fn == null ? r : ClangExitBounds.narrowed(unit, n, fn, r);
+                if (fn == null) return r;
+                return ClangLoopBoundValues.narrowed(this, n, fn, ClangExitBounds.narrowed(unit, n, fn, r), depth);
             }
             case CXCursor_MemberRefExpr -> {
                 double[] x = fn == null ? null : fields.read(n, fn, depth);
