@@ -523,7 +523,8 @@ class ClangUnitTest {
     /**
      * A test's guard says which side it leaves open where it came out as it did: the branch where {@code t >= 60.}
      * held bounds from below, the other from above; an early exit past {@code t < 0} from below; both sides, none
-     * (session 61 round D: an else branch's notes named the test as if it bounded both sides).
+     * (session 61 round D: an else branch's notes named the test as if it bounded both sides); both sides through an
+     * else-if chain.
      */
     @Test
     void testsNameTheSideTheyLeaveOpen() throws Exception {
@@ -542,6 +543,14 @@ class ClangUnitTest {
                     if (t >= 0 && t < 60) return (unsigned) t;
                     return 0;
                 }
+                unsigned char k(float x, float w, float s) {
+                    if (x < 0)
+                        return 0;
+                    else if (x >= w)
+                        return 255;
+                    else
+                        return (unsigned char)(x * s);
+                }
                 """,
                 ClangFrontEnd.Language.C);
         java.util.Map<Integer, String> guards = new java.util.TreeMap<>();
@@ -551,7 +560,9 @@ class ClangUnitTest {
                 .containsEntry(3, "the test 't >= 60.' (line 2), an upper bound only: the negative side is unguarded")
                 .containsEntry(
                         7, "the early 'return' under 't < 0' (line 6), a lower bound only: large values are unguarded")
-                .containsEntry(10, "the test 't >= 0 && t < 60' (line 10)");
+                .containsEntry(10, "the test 't >= 0 && t < 60' (line 10)")
+                // an else-if chain: the inner test bounds one side, the outer the other (session 68 round B)
+                .containsEntry(19, "the test 'x >= w' (line 16) and the test 'x < 0' (line 14)");
     }
 
     /** NL014 on the Clang path: a local initialised with a round literal and used only as a floor is a tolerance. */

@@ -230,8 +230,9 @@ final class ClangGuards {
                 if (!either && compares(test, usr) && !writtenBetween(p, at, usr)) {
                     // in the branch where the test makes it negative, a conversion to unsigned always wraps
                     if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
-                    return "the test '" + ClangQuotes.test(unit, test) + "' (line " + test.line + ")"
-                            + ClangTestSides.sided(test, usr, p.children.get(1) == c);
+                    String here = "the test '" + ClangQuotes.test(unit, test) + "' (line " + test.line + ")";
+                    String sided = ClangTestSides.sided(test, usr, p.children.get(1) == c);
+                    return sided.isEmpty() ? here : otherSide(unit, p, usr, fn, depth, here, sided);
                 }
             }
             if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(0) != c) {
@@ -360,6 +361,19 @@ final class ClangGuards {
             if (side < 0) return t + LOWER_ONLY;
             return t;
         }
+    }
+
+    /**
+     * {@code here} (a test bounding one side, {@code sided} says which) with the test of an enclosing if / else chain
+     * that bounds the other ({@code if (x < 0) return 0; else if (x >= w) return m; else return (u8)(x * k);}: both
+     * sides; session 68 round B, a signal library's decider, a note said "the negative side is unguarded").
+     */
+    private static String otherSide(
+            ClangUnit unit, ClangNode from, Path usr, ClangUnit.Function fn, int depth, String here, String sided) {
+        String outer = guardOf(unit, from, usr, fn, depth);
+        String other = sided.equals(UPPER_ONLY) ? LOWER_ONLY : UPPER_ONLY;
+        if (outer == null || !outer.endsWith(other) || !outer.startsWith("the test ")) return here + sided;
+        return here + " and " + outer.substring(0, outer.length() - other.length());
     }
 
     static final String UPPER_ONLY = ", an upper bound only: the negative side is unguarded";
