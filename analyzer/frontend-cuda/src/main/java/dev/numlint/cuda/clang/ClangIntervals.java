@@ -149,7 +149,7 @@ final class ClangIntervals {
                 if (x == null) x = ClangSquares.ofCall(unit, name, n, args);
                 if (x == null) x = ValueBounds.call(name, args);
                 if (x == null) x = ClangClampHelpers.interval(unit, n, e -> eval(e, fn, depth - 1));
-                if (x == null) x = ClangDistributions.interval(n, fn, e -> eval(e, fn, depth - 1));
+                if (x == null) x = ClangLibraryValues.interval(n, fn, e -> eval(e, fn, depth - 1));
                 if (x == null) x = ClangPushedElements.interval(n, fn, e -> eval(e, fn, depth - 1));
                 if (x == null) x = returned(n, args, depth - 1);
                 return x == null ? byType(n) : x;
