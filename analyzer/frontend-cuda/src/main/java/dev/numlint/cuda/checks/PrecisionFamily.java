@@ -107,8 +107,9 @@ public final class PrecisionFamily {
             String tail = name.substring(t[1]);
             String twin = EXTENDED_TOKENS.get(token);
             if (twin != null) out.add(head + twin + tail);
-            if (token.equals("ld") || token.equals("LD")) {
-                // dropped with the separator before it (moments_ld/moments) or after it (ld_moments/moments)
+            if (token.equals("ld") || token.equals("LD") || token.equals("fl") || token.equals("cl")) {
+                // dropped with the separator before it (moments_ld/moments, Fmin_NM_fl/Fmin_NM) or after it
+                // (ld_moments/moments)
                 if (head.endsWith("_")) out.add(head.substring(0, head.length() - 1) + tail);
                 else if (tail.startsWith("_")) out.add(head + tail.substring(1));
             }
@@ -120,8 +121,25 @@ public final class PrecisionFamily {
     }
 
     /** Whole-token spellings: long double to double. */
-    private static final Map<String, String> EXTENDED_TOKENS =
-            Map.of("ld", "d", "LD", "D", "ldouble", "double", "longdouble", "double", "f80", "f64", "fp80", "fp64");
+    private static final Map<String, String> EXTENDED_TOKENS = Map.of(
+            "ld",
+            "d",
+            "LD",
+            "D",
+            "ldouble",
+            "double",
+            "longdouble",
+            "double",
+            "f80",
+            "f64",
+            "fp80",
+            "fp64",
+            // a C library's suffixes (session 68 round F: Integrate_Trapeze_fl beside Integrate_Trapeze and
+            // _f32, Norm1_cl beside Norm1_c64 and _c32)
+            "fl",
+            "f64",
+            "cl",
+            "c64");
 
     /** Whether the tree declares {@code name} and no declaration of it shows a floating type other than double. */
     private boolean computesInDouble(String name) {
