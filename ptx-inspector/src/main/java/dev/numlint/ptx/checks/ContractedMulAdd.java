@@ -441,7 +441,19 @@ public final class ContractedMulAdd implements PtxCheck {
         if (FewValues.powerOfTwo(facts, in, 1) || FewValues.powerOfTwo(facts, in, 2)) return true;
         Double a = WholeNumbers.bound(facts, in, 1);
         Double b = a == null ? null : WholeNumbers.bound(facts, in, 2);
-        return b != null && a * b <= WholeNumbers.limit(in.type());
+        if (b != null && a * b <= WholeNumbers.limit(in.type())) return true;
+        // two floats widened to double (cvt.f64.f32, or a constant float holds): 24 by 24 bits, the 48-bit product
+        // fits in 53, so fusing changes nothing (session 68 round E: a path tracer's watertight edge test redone in
+        // double from float coordinates, three warnings "ptxas may fuse them")
+        return "f64".equals(in.type()) && widenedFloat(facts, in, 1) && widenedFloat(facts, in, 2);
+    }
+
+    /** Whether operand {@code k} of the f64 {@code in} holds a float value: a cvt.f64.f32 or a constant float holds. */
+    private static boolean widenedFloat(PtxFacts facts, Instruction in, int k) {
+        double c = facts.constantValue(in, in.operand(k));
+        if (!Double.isNaN(c)) return (double) (float) c == c;
+        Instruction d = facts.defOf(in, k);
+        return d != null && d.opcode().equals("cvt") && "f64".equals(d.type()) && "f32".equals(d.sourceType());
     }
 
     /**
