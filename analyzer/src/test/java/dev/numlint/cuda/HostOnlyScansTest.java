@@ -61,6 +61,29 @@ class HostOnlyScansTest {
                 out.get(0).message());
     }
 
+    /** A CUDA backend the compilation database does not compile is no device code of the analyzed build. */
+    @Test
+    void cudaFilesTheBuildDoesNotCompileAreNoDeviceCode() {
+        List<Finding> in = List.of(finding("trace.c", Identity.Judgement.PORT, Level.WARNING));
+        BuildContext off = new BuildContext().notCompiled("not in build/compile_commands.json");
+        List<Finding> out = HostOnlyScans.review(
+                in,
+                Map.of("trace.c", new BuildContext(), "gpu/solver.cu", off),
+                List.of(HOST, new DeclaredFunction("gpu/solver.cu", "k", "float", true)),
+                List.of(new KernelLaunch("gpu/solver.cu", 12, "k", null, false)),
+                Set.of());
+        assertEquals(Level.NOTE, out.get(0).level());
+        // compiled, the same file keeps the warning
+        assertEquals(
+                in,
+                HostOnlyScans.review(
+                        in,
+                        Map.of("trace.c", new BuildContext(), "gpu/solver.cu", new BuildContext()),
+                        List.of(HOST, new DeclaredFunction("gpu/solver.cu", "k", "float", true)),
+                        List.of(),
+                        Set.of()));
+    }
+
     @Test
     void otherJudgementsAndNotesAreLeftAlone() {
         List<Finding> in = List.of(

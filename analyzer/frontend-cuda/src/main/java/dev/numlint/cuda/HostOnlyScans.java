@@ -19,7 +19,8 @@ import java.util.Map;
  * double) in a scan that
  * holds no device code: no file of it is CUDA ({@code .cu}, {@code .cuh}, {@code .ptx}, or compiled with
  * {@code -x cu}), no function it declares is {@code __device__} or {@code __global__} (a header-only CUDA library),
- * and no kernel is launched or loaded in it. There the double result is the more accurate one and nothing computes it
+ * and no kernel is launched or loaded in it (a file the compilation database does not compile counts for none of
+ * these: a CUDA backend the analyzed configuration leaves off). There the double result is the more accurate one and nothing computes it
  * in float to differ from: the finding is a note that says so ("consequence over existence"). Measured on unseen C
  * code (sessions 36 to 38): none of the host promotions sampled at warning level was actionable; sessions 66 and 67:
  * none of 130 such host sums.
@@ -42,15 +43,24 @@ final class HostOnlyScans {
             List<DeclaredFunction> functions,
             List<KernelLaunch> launches,
             java.util.Set<String> notAnalyzed) {
-        if (!launches.isEmpty()) return findings;
-        if (functions.stream().anyMatch(f -> f.device() || cuda(f.file()))) return findings;
+        // a file the compilation database does not compile (a CUDA backend the configuration leaves off) is no device
+        // code of the analyzed build (session 68 round F: a C library built with CUDA off)
+        java.util.function.Predicate<String> built = f -> {
+            BuildContext c = f == null ? null : contexts.get(f);
+            return c == null || c.notCompiledReason() == null;
+        };
+        if (launches.stream().anyMatch(l -> built.test(l.file()))) return findings;
+        if (functions.stream().anyMatch(f -> (f.device() || cuda(f.file())) && built.test(f.file()))) return findings;
         for (Map.Entry<String, BuildContext> e : contexts.entrySet()) {
+            if (e.getValue().notCompiledReason() != null) continue;
             if (cuda(e.getKey()) || e.getValue().compiledAsCuda()) return findings;
         }
         for (String f : notAnalyzed) {
-            if (cuda(f)) return findings;
+            if (cuda(f) && built.test(f)) return findings;
         }
-        if (findings.stream().anyMatch(f -> cuda(f.location().file()))) return findings;
+        if (findings.stream()
+                .anyMatch(f ->
+                        cuda(f.location().file()) && built.test(f.location().file()))) return findings;
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding f : findings) {
             out.add(f.level() != Level.NOTE && f.identity().judgement() == Identity.Judgement.PORT ? note(f) : f);
