@@ -22,6 +22,8 @@ import dev.numlint.rules.RuleCatalog;
  * routine whose double twin the tree declares, the project's long double variant of it, every long double is a note
  * ({@link #review}). The members of one class (fields, methods) are one choice too: the class's first long double is
  * the warning, the others notes naming its line. The variables of one declaration at file scope are one warning too.
+ * A host long double otherwise kept as a warning is port-only (its hazard is the difference from a GPU port's
+ * double): a note where the scan holds no device code ({@code HostOnlyScans}).
  */
 @AutoService(CudaCheck.class)
 public final class ExtendedPrecision implements CudaCheck {

@@ -31,7 +31,8 @@ import java.util.Set;
  * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
  * index, a conversion, a branch or a reduction is amplified. One GPU thread's serial sum (device-only code) runs in
  * the order of the serial CPU loop it ports, so unless it decides something it is a note; host sums (the CPU side,
- * whose order differs from the GPU's reductions) are growing. A sum carried only by a clean-up loop (the remainder of
+ * whose order differs from the GPU's reductions) are growing, and those of a length the code does not state are
+ * port-only: notes where the scan holds no device code ({@code HostOnlyScans}). A sum carried only by a clean-up loop (the remainder of
  * an unrolled or vectorised loop, {@link CleanUpLoop}) of fewer than {@code min-trip-count} terms is a note; so is an
  * element that the cited loop's counter moves by a loop-invariant stride that may be 0 ({@code y[j*C]}, {@code y[iy]}
  * with {@code iy += incy}; {@link dev.numlint.cuda.facts.Site#stride}): one term per element unless it is 0. A
