@@ -100,8 +100,8 @@ final class ClangCounterRatios {
         return null;
     }
 
-    /** The operands of a condition's {@code &&}s. */
-    private static List<ClangNode> conjuncts(ClangNode cond) {
+    /** The operands of a condition's {@code &&}s (also {@link ClangLoopBoundValues}). */
+    static List<ClangNode> conjuncts(ClangNode cond) {
         List<ClangNode> tests = new ArrayList<>();
         List<ClangNode> todo = new ArrayList<>(List.of(cond));
         while (!todo.isEmpty()) {

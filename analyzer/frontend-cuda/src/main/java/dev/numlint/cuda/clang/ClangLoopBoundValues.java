@@ -3,9 +3,6 @@ package dev.numlint.cuda.clang;
 import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * What a loop's condition says about its bound inside the body: {@code for (int x = 0; x < xc; ++x) { ... xc ... }}
  * runs its body only where {@code x < xc} held, so there {@code xc} is above the counter's least value (at least 0
@@ -32,27 +29,15 @@ final class ClangLoopBoundValues {
                 cond = p.children.get(0);
             if (!isLoop(p)) continue;
             if (cond == null || writesIn(p, usr)) break; // a loop that may change it: the tests outside say nothing
-            for (ClangNode part : conjuncts(cond)) {
+            for (ClangNode part : ClangCounterRatios.conjuncts(cond)) {
                 ClangNode other = counterBelow(part, usr);
                 if (other == null) continue;
                 double c = intervals.of(other, fn, depth - 1)[0];
-                boolean strict = strict(part, usr) && integral(ref.canonKind);
+                boolean strict = (part.spelling.equals("<") || part.spelling.equals(">")) && integral(ref.canonKind);
                 if (!Double.isInfinite(c)) lo = Math.max(lo, strict ? c + 1 : c);
             }
         }
         return lo > x[0] && lo <= x[1] ? new double[] {lo, x[1]} : x;
-    }
-
-    /** The parts of a condition that all hold where it does ({@code a && b}: a and b). */
-    private static List<ClangNode> conjuncts(ClangNode cond) {
-        List<ClangNode> out = new ArrayList<>();
-        ClangNode c = strip(cond);
-        if (c == null) return out;
-        if (c.kind == CXCursor_BinaryOperator && c.spelling.equals("&&") && c.children.size() == 2) {
-            out.addAll(conjuncts(c.children.get(0)));
-            out.addAll(conjuncts(c.children.get(1)));
-        } else out.add(c);
-        return out;
     }
 
     /** The other side of {@code other < v}, {@code other <= v}, {@code v > other}, {@code v >= other}; or null. */
@@ -64,10 +49,6 @@ final class ClangLoopBoundValues {
             case ">", ">=" -> is(a, usr) && !mentions(b, usr) ? b : null;
             default -> null;
         };
-    }
-
-    private static boolean strict(ClangNode test, String usr) {
-        return test.spelling.equals("<") || test.spelling.equals(">");
     }
 
     private static boolean is(ClangNode e, String usr) {
