@@ -10,8 +10,12 @@ import java.util.Map;
 /**
  * Reaching definitions over the CFG and def-use chains. A definition is an (instruction, register) pair; a guarded
  * (predicated) definition generates but does not kill. For very large functions (blocks x definitions above
- * {@link #MAX_BITS}) the analysis falls back to flow-insensitive chains (every definition of the register reaches
- * every use) and {@link #approximate()} is true.
+ * {@link #MAX_BITS}) no bit vector per block is solved ({@link #approximate()} is true): a query walks back from the
+ * use over the predecessors, per register, to the definitions that reach it (cached per block and register), with
+ * the same answers. Before session 69 such functions got flow-insensitive chains (every definition of a register
+ * reached every use): nvcc's PTX of a path tracer's whole-frame kernel reuses one register for the constant
+ * {@code 1.0f} of {@code 1 - c*c} and for the {@code powf} result computed from it, and that made {@code 1 - c*c} a
+ * "sum" carried around the bounce loop (seven false NL004 warnings of session 68's round E).
  */
 public final class DefUse {
     static final long MAX_BITS = 64L * 1024 * 1024;
@@ -29,8 +33,16 @@ public final class DefUse {
     private BitSet[] in;
     private final boolean approximate;
     private int[][] users;
+    /** Without the bit vectors: (block << 32 | register id) -> the definitions reaching the block's entry. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, int[]> entryDefs =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     DefUse(PtxFunction fn) {
+        this(fn, MAX_BITS);
+    }
+
+    /** {@code maxBits}: the largest blocks x definitions solved with bit vectors (tests pass 0 to walk instead). */
+    DefUse(PtxFunction fn, long maxBits) {
         this.fn = fn;
         List<Instruction> ins = fn.instructions();
         int nSites = 0;
@@ -57,7 +69,7 @@ public final class DefUse {
         Arrays.fill(count, 0);
         for (int s = 0; s < nSites; s++) defsOfReg[siteReg[s]][count[siteReg[s]]++] = s;
         List<BasicBlock> bs = fn.blocks();
-        approximate = (long) bs.size() * nSites > MAX_BITS;
+        approximate = (long) bs.size() * nSites > maxBits;
         if (!approximate) solve(bs, nSites);
     }
 
@@ -122,7 +134,7 @@ public final class DefUse {
         }
     }
 
-    /** True when chains are flow-insensitive (function too large for the bit-vector analysis). */
+    /** True when the function is too large for the bit-vector analysis (queries walk back over the CFG). */
     public boolean approximate() {
         return approximate;
     }
@@ -144,7 +156,6 @@ public final class DefUse {
     public int[] reachingDefs(int instr, String reg) {
         Integer id = regIds.get(reg);
         if (id == null) return new int[0];
-        if (approximate) return allDefs(reg);
         Instruction at = fn.instruction(instr);
         BasicBlock bb = fn.blocks().get(at.block());
         int[] buf = new int[4];
@@ -167,6 +178,12 @@ public final class DefUse {
             buf[n++] = i;
             if (fn.instruction(i).guard() == null) return Arrays.copyOf(buf, n);
         }
+        if (approximate) {
+            int[] entry = entryDefs(bb.index(), id);
+            int[] r = Arrays.copyOf(buf, n + entry.length);
+            System.arraycopy(entry, 0, r, n, entry.length);
+            return r;
+        }
         BitSet inB = in[bb.index()];
         for (int s : defsOfReg[id]) {
             if (inB.get(s)) {
@@ -175,6 +192,50 @@ public final class DefUse {
             }
         }
         return Arrays.copyOf(buf, n);
+    }
+
+    /**
+     * The definitions of register {@code reg} that reach the entry of block {@code block}, found by walking back over
+     * the predecessors: a predecessor's last unguarded definition of the register stops the walk there (with the
+     * guarded ones after it); a predecessor without one passes its guarded ones and the walk on. A register defined
+     * once reaches every use of it (a use before the definition reads an undefined value, nothing to chain).
+     */
+    private int[] entryDefs(int block, int reg) {
+        int[] sites = defsOfReg[reg];
+        if (sites.length == 0) return sites;
+        if (sites.length == 1) return new int[] {siteInstr[sites[0]]};
+        long key = ((long) block << 32) | reg;
+        int[] cached = entryDefs.get(key);
+        if (cached != null) return cached;
+        List<BasicBlock> bs = fn.blocks();
+        BitSet seen = new BitSet(bs.size());
+        java.util.ArrayDeque<Integer> work =
+                new java.util.ArrayDeque<>(bs.get(block).predecessors());
+        java.util.TreeSet<Integer> found = new java.util.TreeSet<>();
+        while (!work.isEmpty()) {
+            dev.numlint.model.WorkBudget.check();
+            int p = work.poll();
+            if (seen.get(p)) continue;
+            seen.set(p);
+            BasicBlock pb = bs.get(p);
+            // the register's definitions in p, latest first
+            int lo = 0, hi = sites.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (siteInstr[sites[mid]] <= pb.last()) lo = mid + 1;
+                else hi = mid;
+            }
+            boolean killed = false;
+            for (int k = lo - 1; k >= 0 && siteInstr[sites[k]] >= pb.first() && !killed; k--) {
+                int i = siteInstr[sites[k]];
+                found.add(i);
+                killed = fn.instruction(i).guard() == null;
+            }
+            if (!killed) work.addAll(pb.predecessors());
+        }
+        int[] r = found.stream().mapToInt(Integer::intValue).toArray();
+        entryDefs.put(key, r);
+        return r;
     }
 
     /** The single reaching definition of {@code reg} at {@code instr}, or -1 when there are none or several. */
