@@ -260,9 +260,9 @@ final class Reporter implements CudaReport {
     }
 
     @Override
-    public void reportCostOnly(String rule, String function, Site at, String message, Confidence conf) {
-        // its value decides nothing: what is at stake is speed, not the answer (a note)
-        Impact cost = new Impact(Impact.Kind.BOUNDED, RuleCatalog.get().phrase("cost-only"), null, null);
+    public void reportCostOnly(String rule, String function, Site at, String message, Confidence conf, String why) {
+        // what is at stake is speed, not the answer (a note)
+        Impact cost = new Impact(Impact.Kind.BOUNDED, RuleCatalog.get().phrase(why), null, null);
         report(rule, function, at, message, conf, cost, null, "costOnly", null);
     }
 

@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * literal, reaches double arithmetic with no double constant in it (the double is a declared variable, parameter or
  * a function's declared return type: {@code weights[i] * potential.value(a, b)}), the FP64 is what the code declares:
  * a note, "declared double: deliberate FP64". A double literal mixed into float code ({@code 0.5 * diff},
- * {@code sum * 2.0 * f}) or a double constant folded into the arithmetic ({@code x * M_PI}) keeps the warning.
+ * {@code sum * 2.0 * f}) or a double constant folded into the arithmetic ({@code x * M_PI}) is an accidental
+ * promotion, a note too: a CPU running the same code computes the same double (only FP64 throughput is at stake).
  */
 @AutoService(PtxCheck.class)
 public final class DoublePromotion implements PtxCheck {
@@ -73,14 +74,17 @@ public final class DoublePromotion implements PtxCheck {
                     if (firstArith != null) {
                         String line = facts.sourceLine(in);
                         Consequence c = facts.consequences().of(x);
-                        if (c == null || c.kind() == dev.numlint.model.Impact.Kind.BOUNDED) {
-                            // double arithmetic whose value decides nothing: slow on the GPU, but the answer does
-                            // not change (as the CUDA source layer rules, session 42): a note
-                            c = new Consequence(
-                                    dev.numlint.model.Impact.Kind.BOUNDED,
-                                    dev.numlint.rules.RuleCatalog.get().phrase("cost-only"),
-                                    null);
-                        }
+                        // double arithmetic in device code is slow on the GPU, but the answer does not change:
+                        // its value decides nothing (session 42), or a CPU running the same code computes the same
+                        // double and decides with it (session 69, as the CUDA source layer rules): a note
+                        c = new Consequence(
+                                dev.numlint.model.Impact.Kind.BOUNDED,
+                                dev.numlint.rules.RuleCatalog.get()
+                                        .phrase(
+                                                c == null || c.kind() == dev.numlint.model.Impact.Kind.BOUNDED
+                                                        ? "cost-only"
+                                                        : "cost-same-on-cpu"),
+                                null);
                         Instruction data = doubleData(facts, firstArith);
                         String literal = data == null ? literalOrigin(facts, in, firstArith) : null;
                         String declared =

@@ -11,8 +11,9 @@ import dev.numlint.rules.RuleCatalog;
  * NL008: a float expression evaluated in double (an unsuffixed literal, or a double math function called on a
  * float in C) and rounded back to float. In device code double arithmetic is slow and rounds differently from the
  * float computation (unless one operation on values float holds is rounded straight back to float: then only the
- * speed differs, and the message says so); in host code the CPU side of a port then computes in double what the GPU
- * port computes in float. C++ float overloads ({@code sin(x)} with float x in C++ and CUDA) are not promotions and never get here.
+ * speed differs, and the message says so), but a CPU running the same code computes the same double: a note of its
+ * cost (session 69); in host code the CPU side of a port then computes in double what the GPU port computes in
+ * float. C++ float overloads ({@code sin(x)} with float x in C++ and CUDA) are not promotions and never get here.
  */
 @AutoService(CudaCheck.class)
 public final class DoublePromotion implements CudaCheck {
@@ -75,9 +76,18 @@ public final class DoublePromotion implements CudaCheck {
                             "consequence",
                             consequence);
             Confidence confidence = p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH;
-            if (p.site().device() && costOnly(p, out)) {
-                // the warning is the GPU's FP64 throughput: a kernel launched only as one thread makes it a note
-                out.reportCostOnly("NL008", facts.function, p.site(), msg, confidence);
+            if (p.site().device()) {
+                // device code: a CPU running the same code promotes the same way (C's usual arithmetic
+                // conversions), so the GPU agrees with it; a float computation nobody wrote is no reference, and
+                // what the double decides it decides more accurately: FP64 throughput is what is at stake, a note
+                // (sessions 66 to 68: 24 device promotions judged, none actionable, 19 of them deciding something)
+                out.reportCostOnly(
+                        "NL008",
+                        facts.function,
+                        p.site(),
+                        msg,
+                        confidence,
+                        costOnly(p, out) ? "cost-only" : "cost-same-on-cpu");
             } else if (!p.site().device() && !p.site().cancels()) {
                 // host code: what differs is a float computation on a GPU; with no device code in the scan there is
                 // none, and the double result is the more accurate one (HostOnlyScans makes it a note)
@@ -89,11 +99,10 @@ public final class DoublePromotion implements CudaCheck {
     }
 
     /**
-     * Whether a device promotion's warning rests on its cost alone: its result is float's ({@link
+     * Whether a device promotion's value decides nothing: its result is float's ({@link
      * FunctionFacts.Promotion#exact}), or the double result, about an ulp from float's, decides nothing as host code
      * judges it (no terms that cancel in float, no rounding to an integral value in the expression, no conversion,
-     * index, branch or long sum it reaches). A promotion whose value decides something keeps its warning wherever the
-     * kernel runs.
+     * index, branch or long sum it reaches). Both kinds are notes; this one says which reason the note gives.
      */
     static boolean costOnly(FunctionFacts.Promotion p, CudaReport out) {
         if (p.exact()) return true;

@@ -92,12 +92,12 @@ public interface CudaReport {
             FlagCitation flag);
 
     /**
-     * Reports a finding whose level rests on what the code costs on the GPU alone ({@link
-     * dev.numlint.model.Identity.Judgement#COST}, property {@code costOnly}): the value is computed as float would
-     * compute it, or its difference decides nothing; in a kernel launched only as one thread the front end's review
-     * makes it a note.
+     * Reports a finding whose hazard is what the code costs on the GPU alone ({@link
+     * dev.numlint.model.Identity.Judgement#COST}, property {@code costOnly}), a note: the value is computed as float
+     * would compute it, its difference decides nothing, or the CPU computes the same thing ({@code why}: a phrase
+     * key of the catalog, the impact's consequence); the front end's review names a one-thread launch in it.
      */
-    void reportCostOnly(String ruleId, String function, Site at, String message, Confidence confidence);
+    void reportCostOnly(String ruleId, String function, Site at, String message, Confidence confidence, String why);
 
     /**
      * Reports a finding of host code whose level rests on its difference from a float computation on a GPU ({@link
