@@ -61,6 +61,9 @@ import java.util.Set;
  * @param groupByLoop         report: the findings of one function whose sums one loop carries
  *                            ({@link dev.numlint.model.Identity#sum}: the register accumulators of a blocked kernel),
  *                            of the same level and type, are one finding at the first sum's line that names them all
+ * @param groupRuns           report: default-visible findings of one function, level and written operation on
+ *                            neighbouring lines (the channels of a pixel converted one per line) are one finding at the
+ *                            first one's line that names the others' lines (scan/RunGroups)
  * @param tieOnly             level: the rule's hazard moves a value by a rounding or a few ulp, so what it reaches in
  *                            these {@linkplain dev.numlint.model.Impact.Reach reaches} ({@code tie-only: [decision,
  *                            conversion, index]}) changes only where the exact value sits within those ulp of the
@@ -94,12 +97,13 @@ public record RulePolicy(
         List<String> validationInputs,
         boolean mergeCommonSubexpressions,
         boolean groupByLoop,
+        boolean groupRuns,
         Set<Impact.Reach> tieOnly) {
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
             false, false, List.of(), null, false, false, false, false, false, true, null, null, null, null, 0,
-            List.of(), List.of(), false, false, false, false, List.of(), false, false, Set.of());
+            List.of(), List.of(), false, false, false, false, List.of(), false, false, false, Set.of());
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
@@ -139,6 +143,7 @@ public record RulePolicy(
             "validation-inputs",
             "merge-common-subexpressions",
             "group-by-loop",
+            "group-runs",
             "tie-only");
 
     /** The policy a catalog entry states ({@code node}: its {@code policy:} mapping; null: {@link #DEFAULT}). */
@@ -182,6 +187,7 @@ public record RulePolicy(
                 list(node.get("validation-inputs")),
                 node.path("merge-common-subexpressions").asBoolean(false),
                 node.path("group-by-loop").asBoolean(false),
+                node.path("group-runs").asBoolean(false),
                 reaches(id, node.get("tie-only")));
     }
 

@@ -137,9 +137,16 @@ public final class Fixtures {
         List<InlineExpectations.Hit> hits = new ArrayList<>();
         Map<InlineExpectations.Hit, String> levels = new HashMap<>();
         for (Finding f : findings) {
-            InlineExpectations.Hit h = hit(f);
-            hits.add(h);
-            levels.merge(h, f.level().id(), (x, y) -> severity(x) >= severity(y) ? x : y);
+            List<InlineExpectations.Hit> at = new ArrayList<>(List.of(hit(f)));
+            // a run of one hazard on neighbouring lines (scan/RunGroups) is one finding: its other lines are
+            // expected where they are written, at the group's level
+            if (f.properties().get("runLines") instanceof List<?> run)
+                for (Object l : run)
+                    at.add(new InlineExpectations.Hit(f.location().file(), ((Number) l).intValue(), f.ruleId()));
+            for (InlineExpectations.Hit h : at) {
+                hits.add(h);
+                levels.merge(h, f.level().id(), (x, y) -> severity(x) >= severity(y) ? x : y);
+            }
         }
         Set<String> otherLayer = new HashSet<>(fixture.list("other-layer-rules"));
         Predicate<InlineExpectations.Hit> own = h -> !fixture.inNested(h.file()) && !otherLayer.contains(h.ruleId());

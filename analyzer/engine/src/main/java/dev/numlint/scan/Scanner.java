@@ -354,6 +354,7 @@ public final class Scanner {
                 .collect(Collectors.toCollection(ArrayList::new));
         findings = suppress(findings, lines);
         findings = LoopGroups.group(findings); // the sums one loop carries (policy group-by-loop), suppressed or not
+        findings = RunGroups.group(findings); // one hazard on neighbouring lines of a function (policy group-runs)
         for (Path f : handled) {
             reportUnjustified(shared.relativize(f), lines, shared);
         }
