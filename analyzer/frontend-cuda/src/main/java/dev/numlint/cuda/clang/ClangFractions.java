@@ -61,6 +61,21 @@ final class ClangFractions {
                 && x.canonKind == y.canonKind;
     }
 
+    /**
+     * {@code found} when it is not null, else the interval of the difference {@code d} as a fractional part whose
+     * integer part is written in it or kept in a variable or member set just before ({@code this->day =
+     * floor(dayf); this->hour = 24.0 * (dayf - day);}, an astronomy library's calendar date, session 69 round B):
+     * [0, 1] for a floor's, or a truncation's of a value never negative; [-1, 1] for a truncation's. Null otherwise.
+     */
+    static double[] or(double[] found, ClangUnit unit, ClangNode d) {
+        if (found != null || d.children.size() != 2 || !d.spelling.equals("-")) return found;
+        Boolean floor = part(d, d.children.get(0), d.children.get(1));
+        if (floor == null) return null;
+        ClangUnit.Function fn = unit.functionOf(d);
+        boolean nonNegative = floor || fn != null && unit.interval(strip(d.children.get(0)), fn)[0] >= 0;
+        return nonNegative ? new double[] {0, 1} : new double[] {-1, 1};
+    }
+
     /** True when {@code a - b} is a floor's fractional part, false when a truncation's, null when neither. */
     private static Boolean part(ClangNode d, ClangNode a, ClangNode b) {
         ClangNode x = strip(a);

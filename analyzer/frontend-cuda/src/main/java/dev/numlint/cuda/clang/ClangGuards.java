@@ -740,7 +740,9 @@ final class ClangGuards {
                 return b == null ? null : b + "[" + 0.0 + "]";
             }
             if (n.kind == CXCursor_MemberRefExpr) {
-                if (n.children.isEmpty()) return "this." + n.spelling;
+                // day and this->day are one member (session 69 round B: this->day = floor(dayf); ... dayf - day)
+                ClangNode o = n.children.isEmpty() ? null : strip(n.children.get(0));
+                if (n.children.isEmpty() || o != null && o.kind == CXCursor_CXXThisExpr) return "this." + n.spelling;
                 String b = n.children.size() == 1 ? key(n.children.get(0)) : null;
                 return b == null ? null : b + "." + n.spelling;
             }

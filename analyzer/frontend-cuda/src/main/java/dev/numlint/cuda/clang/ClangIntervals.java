@@ -103,7 +103,7 @@ final class ClangIntervals {
                     return comparison(n) ? new double[] {0, 1} : unknown();
                 double[] mod = ClangFractions.modulo(unit, n);
                 if (mod != null) return mod;
-                double[] frac = fn == null ? null : fractionalPart(n, fn);
+                double[] frac = fn == null ? null : ClangFractions.or(fractionalPart(n, fn), unit, n);
                 if (frac != null) return frac;
                 double[] lerp = fn == null ? null : convexCombination(n, fn, depth);
                 if (lerp != null) return lerp;
