@@ -23,11 +23,14 @@ final class ClangExtremes {
 
     /**
      * [0, 1] when {@code div} (a {@code /}) is such a normalisation in {@code fn}; [-1, 1] when it is a component of a
-     * normalised vector ({@link ClangUnitVectors}); else null.
+     * normalised vector ({@link ClangUnitVectors}); the values' interval when it is a weighted mean a loop
+     * accumulates ({@link ClangWeightedMeans#accumulated}); else null.
      */
     static double[] ratio(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
         double[] component = ClangUnitVectors.component(unit, div, fn);
         if (component != null) return component;
+        double[] mean = ClangWeightedMeans.accumulated(unit, div, fn); // sum(x * w) / sum(w) of a loop
+        if (mean != null) return mean;
         if (fn == null || div.children.size() != 2) return null;
         ClangNode num = withoutCasts(div.children.get(0));
         ClangNode den = withoutCasts(div.children.get(1));
@@ -39,9 +42,11 @@ final class ClangExtremes {
         String array = arrayOf(unit, a);
         if (lo == null || !lo.equals(lo2) || hi == null || hi.equals(lo) || array == null) return null;
         if (!extreme(unit, fn, lo, array, true) || !extreme(unit, fn, hi, array, false)) return null;
-        // reached with hi == lo (constant data) the ratio is 0/0, NaN: converted to an unsigned integer of up to 32
-        // bits it gives 0 on x86 (cvttss2si's 0x80000000, truncated) and on the GPU alike, so no test is asked for
-        // (sessions 67, rounds B and E: two such normalisations of images to bytes judged false as errors)
+        // reached with hi == lo (constant data) the ratio is 0/0, NaN: converted to an unsigned char or short, or
+        // from a float to an unsigned int, it gives 0 on x86 and on the GPU alike (measured on an H100, session 69:
+        // docs/validation/conversions-session69), so no test is asked for (session 67, rounds B and E: two such
+        // normalisations of images to bytes judged false as errors); a double's NaN converted to an unsigned int
+        // is 0 on x86 but 2^31 on the GPU, a case this interval does not tell apart
         return new double[] {0, 1};
     }
 

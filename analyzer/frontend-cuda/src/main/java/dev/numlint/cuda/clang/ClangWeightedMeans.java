@@ -45,4 +45,57 @@ final class ClangWeightedMeans {
         if (!weights.isEmpty()) return null;
         return "a weighted mean of values >= 0 (line " + div.line + "), not negative while its weights are not";
     }
+
+    /**
+     * A weighted mean accumulated in a loop: {@code s / n} where the locals {@code s} and {@code n} start at 0 and are
+     * written only by {@code s += x * w;} and {@code n += w;} in one block of a loop, with the same weight {@code w},
+     * never negative: a convex combination of the {@code x}, within their interval (a Gaussian blur of bytes,
+     * {@code sum += image[k] * weight; norm += weight;} then {@code (unsigned char)(sum / norm)}, session 69 round C:
+     * a false error "300 wraps to 44"). With no term (or only zero weights) the quotient is 0/0: NaN, which x86 and
+     * the GPU convert alike to 0 for the bytes and shorts such a mean is stored in (docs/validation/
+     * conversions-session69). Null for anything else.
+     */
+    static double[] accumulated(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
+        if (fn == null || div.kind != CXCursor_BinaryOperator || !div.spelling.equals("/") || div.children.size() != 2)
+            return null;
+        ClangNode s = strip(div.children.get(0));
+        ClangNode n = strip(div.children.get(1));
+        if (s == null || n == null || s.kind != CXCursor_DeclRefExpr || n.kind != CXCursor_DeclRefExpr) return null;
+        if (s.refUsr == null || n.refUsr == null || s.refUsr.equals(n.refUsr)) return null;
+        ClangNode[] init = new ClangNode[2];
+        List<ClangNode> writes = new ArrayList<>(); // the updates of s, then those of n
+        List<ClangNode> writesOfN = new ArrayList<>();
+        boolean[] other = {false};
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && !x.children.isEmpty()) {
+                if (s.refUsr.equals(x.usr)) init[0] = x.children.get(x.children.size() - 1);
+                if (n.refUsr.equals(x.usr)) init[1] = x.children.get(x.children.size() - 1);
+            }
+            if (x.kind != CXCursor_DeclRefExpr || !s.refUsr.equals(x.refUsr) && !n.refUsr.equals(x.refUsr)) return;
+            if (aliases(x)) other[0] = true;
+            else if (written(x)) (s.refUsr.equals(x.refUsr) ? writes : writesOfN).add(outermost(x).parent);
+        });
+        if (other[0] || writes.size() != 1 || writesOfN.size() != 1) return null;
+        if (!Double.valueOf(0).equals(folded(init[0])) || !Double.valueOf(0).equals(folded(init[1]))) return null;
+        ClangNode su = writes.get(0);
+        ClangNode nu = writesOfN.get(0);
+        if (su.kind != CXCursor_CompoundAssignOperator || nu.kind != CXCursor_CompoundAssignOperator) return null;
+        if (!su.spelling.equals("+=")
+                || !nu.spelling.equals("+=")
+                || su.children.size() != 2
+                || nu.children.size() != 2) return null;
+        if (su.parent != nu.parent || innermostLoop(su) == null) return null;
+        ClangNode term = strip(su.children.get(1));
+        ClangNode w = nu.children.get(1);
+        if (term == null
+                || term.kind != CXCursor_BinaryOperator
+                || !term.spelling.equals("*")
+                || term.children.size() != 2) return null;
+        ClangNode value = sameTree(term.children.get(1), w)
+                ? term.children.get(0)
+                : sameTree(term.children.get(0), w) ? term.children.get(1) : null;
+        if (value == null || !unit.signs().nonNegativeIn(fn, w)) return null;
+        double[] v = unit.interval(strip(value), fn);
+        return v == null || Double.isInfinite(v[0]) || Double.isInfinite(v[1]) ? null : v;
+    }
 }
