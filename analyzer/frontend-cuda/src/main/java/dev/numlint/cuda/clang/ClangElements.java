@@ -102,6 +102,7 @@ final class ClangElements {
             // w[loc[i]]: a scatter through a table (ClangElementScatters)
             if (p == null && strided != null && k == subscripts.size() - 1)
                 ClangElementScatters.scatter(s, cx, out, strided);
+            if (p == null && strided != null) ClangElementScatters.displaced(s, cx, out, strided); // grid(i0, j0)
             if (p == null) continue;
             // the subscript applied to a stepped pointer addresses the element pointer + subscript
             if (stepped != null && k == subscripts.size() - 1) p = p.plus(Poly.symbol(stepped), 1);
