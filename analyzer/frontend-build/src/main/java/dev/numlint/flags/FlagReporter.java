@@ -329,11 +329,14 @@ final class FlagReporter {
         Condition cond = t.condition() == null ? null : Condition.of(t.condition());
         RuleCatalog cat = RuleCatalog.get();
         String own = h.message();
-        // a place another configuration takes (its condition read as false) is not what the commands carry
+        // a place another configuration takes (its condition read as false), or a build file the analyzed build does
+        // not read (an examples/ project of its own), is not what the commands carry: they count another place's
+        // flag (session 69 round D: "not in the analyzed build; in 17 of 17 compile commands")
         BuildDatabase.Count inDb = database == null
                         || database.isOwn(e.loc())
                         || inactive == Inactive.UNMATCHED
                         || inactive == Inactive.CONDITION
+                        || inactive == Inactive.OTHER_BUILD
                 ? null
                 : database.count(decision(h));
         // under a condition numlint cannot evaluate, but in the compile commands: in this build, as the message says
