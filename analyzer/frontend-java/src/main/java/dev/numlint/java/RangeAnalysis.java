@@ -80,6 +80,7 @@ public final class RangeAnalysis implements RangeEvaluator {
                 return call((MethodInvocation) e, assume, depth);
             case ASTNode.INFIX_EXPRESSION: {
                 Range lerp = patterns.lerp((InfixExpression) e, assume, depth);
+                if (lerp == null) lerp = patterns.fraction((InfixExpression) e, assume, depth);
                 return lerp != null ? lerp : infix((InfixExpression) e, assume, depth);
             }
             case ASTNode.ARRAY_ACCESS:

@@ -528,4 +528,93 @@ final class RangePatterns {
         }
         return null;
     }
+
+    /**
+     * A value less its whole part: {@code d - k} with a local {@code k} declared as {@code (short) d} or {@code (int)
+     * Math.floor(d)} and never written again, {@code d} a local or parameter nothing writes after that declaration:
+     * [0, 1] for a floor's or for a truncation's of a {@code d} never negative, (-1, 1) for a truncation's; and a
+     * periodic wrap {@code x - P * Math.floor(x / P)} of a constant P > 0: [0, P]. Session 69 round B: an astronomy
+     * library's Java wrappers ({@code short deg = (short) degrees; short min = (short) (60.0 * (degrees - deg));},
+     * {@code hours = hours - 24.0 * Math.floor(hours / 24.0); short hour = (short) hours;}), false NL011 warnings.
+     */
+    Range fraction(InfixExpression in, Map<String, Range> assume, int depth) {
+        if (in.getOperator() != InfixExpression.Operator.MINUS
+                || !in.extendedOperands().isEmpty()) return null;
+        Expression a = unparen(in.getLeftOperand());
+        Expression b = unparen(in.getRightOperand());
+        Range wrap = wrap(a, b);
+        if (wrap != null) return wrap;
+        if (!(a instanceof SimpleName x) || !(b instanceof SimpleName k)) return null;
+        VariableDeclaration kd = Types.declarationOf(k);
+        VariableDeclaration xd = Types.declarationOf(x);
+        if (!(kd instanceof VariableDeclarationFragment) || xd == null || kd.getInitializer() == null) return null;
+        Expression init = unparen(kd.getInitializer());
+        if (!(init instanceof CastExpression c) || !c.getType().isPrimitiveType()) return null;
+        Expression whole = unparen(c.getExpression());
+        boolean floor = false;
+        if (whole instanceof MethodInvocation m
+                && m.getName().getIdentifier().equals("floor")
+                && m.arguments().size() == 1
+                && m.getExpression() instanceof SimpleName q
+                && q.getIdentifier().equals("Math")) {
+            floor = true;
+            whole = unparen((Expression) m.arguments().get(0));
+        }
+        if (!isName(whole, x.getIdentifier())) return null;
+        ASTNode body = kd;
+        while (body != null && !(body instanceof MethodDeclaration)) body = body.getParent();
+        if (body == null
+                || writtenAfter(body, k.getIdentifier(), -1)
+                || writtenAfter(body, x.getIdentifier(), kd.getStartPosition())) return null;
+        if (floor || eval.of(x, assume, depth + 1).lo() >= 0) return Range.of(0, 1);
+        return Range.of(-1, 1);
+    }
+
+    /** {@code x - P * Math.floor(x / P)} of a constant P > 0: in [0, P]; null otherwise. */
+    private Range wrap(Expression a, Expression b) {
+        if (!(a instanceof SimpleName x)
+                || !(b instanceof InfixExpression t)
+                || !t.extendedOperands().isEmpty()) return null;
+        if (t.getOperator() != InfixExpression.Operator.TIMES) return null;
+        Object p = unparen(t.getLeftOperand()).resolveConstantExpressionValue();
+        Expression f = unparen(t.getRightOperand());
+        if (!(p instanceof Number n) || n.doubleValue() <= 0) return null;
+        if (!(f instanceof MethodInvocation m)
+                || !m.getName().getIdentifier().equals("floor")
+                || m.arguments().size() != 1) return null;
+        Expression q = unparen((Expression) m.arguments().get(0));
+        if (!(q instanceof InfixExpression d) || d.getOperator() != InfixExpression.Operator.DIVIDE) return null;
+        Object p2 = unparen(d.getRightOperand()).resolveConstantExpressionValue();
+        if (!isName(d.getLeftOperand(), x.getIdentifier())
+                || !(p2 instanceof Number n2)
+                || n2.doubleValue() != n.doubleValue()) return null;
+        return Range.of(0, n.doubleValue());
+    }
+
+    /** Whether something in {@code body} after source position {@code from} assigns or steps the name {@code id}. */
+    private static boolean writtenAfter(ASTNode body, String id, int from) {
+        boolean[] w = {false};
+        body.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(Assignment as) {
+                if (as.getStartPosition() > from && isName(as.getLeftHandSide(), id)) w[0] = true;
+                return true;
+            }
+
+            @Override
+            public boolean visit(PostfixExpression e) {
+                if (e.getStartPosition() > from && isName(e.getOperand(), id)) w[0] = true;
+                return true;
+            }
+
+            @Override
+            public boolean visit(PrefixExpression e) {
+                PrefixExpression.Operator o = e.getOperator();
+                boolean step = o == PrefixExpression.Operator.INCREMENT || o == PrefixExpression.Operator.DECREMENT;
+                if (step && e.getStartPosition() > from && isName(e.getOperand(), id)) w[0] = true;
+                return true;
+            }
+        });
+        return w[0];
+    }
 }
