@@ -67,12 +67,12 @@ final class ClangFractions {
      * floor(dayf); this->hour = 24.0 * (dayf - day);}, an astronomy library's calendar date, session 69 round B):
      * [0, 1] for a floor's, or a truncation's of a value never negative; [-1, 1] for a truncation's. Null otherwise.
      */
-    static double[] or(double[] found, ClangUnit unit, ClangNode d) {
+    static double[] or(double[] found, ClangNode d, java.util.function.Function<ClangNode, double[]> eval) {
         if (found != null || d.children.size() != 2 || !d.spelling.equals("-")) return found;
         Boolean floor = part(d, d.children.get(0), d.children.get(1));
         if (floor == null) return null;
-        ClangUnit.Function fn = unit.functionOf(d);
-        boolean nonNegative = floor || fn != null && unit.interval(strip(d.children.get(0)), fn)[0] >= 0;
+        // the value's interval through the caller's evaluation (its depth bounds x = x - (int)x in a loop)
+        boolean nonNegative = floor || eval.apply(strip(d.children.get(0)))[0] >= 0;
         return nonNegative ? new double[] {0, 1} : new double[] {-1, 1};
     }
 

@@ -101,9 +101,9 @@ final class ClangIntervals {
                 if (mask != null) return mask;
                 if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/%".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
-                double[] mod = ClangFractions.modulo(unit, n);
-                if (mod != null) return mod;
-                double[] frac = fn == null ? null : ClangFractions.or(fractionalPart(n, fn), unit, n);
+                double[] frac = ClangFractions.modulo(unit, n);
+                if (frac == null && fn != null)
+                    frac = ClangFractions.or(fractionalPart(n, fn), n, e -> eval(e, fn, depth - 1));
                 if (frac != null) return frac;
                 double[] lerp = fn == null ? null : convexCombination(n, fn, depth);
                 if (lerp != null) return lerp;

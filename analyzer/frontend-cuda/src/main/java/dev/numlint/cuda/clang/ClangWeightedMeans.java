@@ -58,6 +58,20 @@ final class ClangWeightedMeans {
     static double[] accumulated(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
         if (fn == null || div.kind != CXCursor_BinaryOperator || !div.spelling.equals("/") || div.children.size() != 2)
             return null;
+        // the values' interval is asked of the unit: a value that reaches this mean again (sum += sum / norm * w)
+        // must not ask it once more (session 69: a stack overflow on two real trees before this guard)
+        if (!ACCUMULATING.get().add(div)) return null;
+        try {
+            return accumulatedMean(unit, div, fn);
+        } finally {
+            ACCUMULATING.get().remove(div);
+        }
+    }
+
+    private static final ThreadLocal<java.util.Set<ClangNode>> ACCUMULATING =
+            ThreadLocal.withInitial(() -> java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+
+    private static double[] accumulatedMean(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
         ClangNode s = strip(div.children.get(0));
         ClangNode n = strip(div.children.get(1));
         if (s == null || n == null || s.kind != CXCursor_DeclRefExpr || n.kind != CXCursor_DeclRefExpr) return null;
