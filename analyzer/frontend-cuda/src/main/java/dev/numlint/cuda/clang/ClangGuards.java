@@ -250,6 +250,8 @@ final class ClangGuards {
             // a read under a label (case K: ...) is entered past the statements before it
             if (ClangSyntax.labelled(c) != c) return null;
             int i = p.children.indexOf(c);
+            String later = ClangLaterExits.of(unit, p, i, at, usr); // size_t k = (size_t)f; if (f < 0) return;
+            if (later != null) return later;
             List<ClangNode[]> exits = new java.util.ArrayList<>(); // early exits passed: {check, its statement}
             for (int k = i - 1; k >= 0; k--) {
                 // a statement under a label runs on entry through it; what is before it, maybe not
