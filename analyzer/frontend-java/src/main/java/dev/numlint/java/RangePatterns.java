@@ -576,19 +576,18 @@ final class RangePatterns {
                 || !(b instanceof InfixExpression t)
                 || !t.extendedOperands().isEmpty()) return null;
         if (t.getOperator() != InfixExpression.Operator.TIMES) return null;
-        Object p = unparen(t.getLeftOperand()).resolveConstantExpressionValue();
+        // the period by the evaluator (a literal needs no bindings: the syntactic mode finds the same)
+        Range p = eval.of(t.getLeftOperand(), Map.of(), 0);
         Expression f = unparen(t.getRightOperand());
-        if (!(p instanceof Number n) || n.doubleValue() <= 0) return null;
+        if (!p.isPoint() || p.lo() <= 0) return null;
         if (!(f instanceof MethodInvocation m)
                 || !m.getName().getIdentifier().equals("floor")
                 || m.arguments().size() != 1) return null;
         Expression q = unparen((Expression) m.arguments().get(0));
         if (!(q instanceof InfixExpression d) || d.getOperator() != InfixExpression.Operator.DIVIDE) return null;
-        Object p2 = unparen(d.getRightOperand()).resolveConstantExpressionValue();
-        if (!isName(d.getLeftOperand(), x.getIdentifier())
-                || !(p2 instanceof Number n2)
-                || n2.doubleValue() != n.doubleValue()) return null;
-        return Range.of(0, n.doubleValue());
+        Range p2 = eval.of(d.getRightOperand(), Map.of(), 0);
+        if (!isName(d.getLeftOperand(), x.getIdentifier()) || !p2.isPoint() || p2.lo() != p.lo()) return null;
+        return Range.of(0, p.lo());
     }
 
     /** Whether something in {@code body} after source position {@code from} assigns or steps the name {@code id}. */
