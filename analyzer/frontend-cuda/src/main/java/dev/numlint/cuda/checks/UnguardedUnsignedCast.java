@@ -90,6 +90,32 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                         null);
                 continue;
             }
+            if (c.constant() != null && (c.constant() <= -1 || c.constant() >= max + 1)) {
+                // (unsigned int)pow(2, 32): a constant out of range, undefined, and the platforms differ (measured on
+                // an H100, docs/validation/conversions-session69: x86 0, the GPU 4294967295); session 69 round F
+                // had it as a note "of integers and constants only"
+                String other = c.site().hostOnly() ? "AArch64" : "the GPU";
+                double v = c.constant();
+                String msg = RuleCatalog.get()
+                        .rule("NL001")
+                        .message(
+                                "cuda-constant-out",
+                                "expr",
+                                expr,
+                                "value",
+                                bound(v),
+                                "to",
+                                c.to(),
+                                "wrapped",
+                                x86Constant(v, c.bytes()),
+                                "other",
+                                other,
+                                "saturated",
+                                v < 0 ? "0" : bound(max));
+                Impact impact = new Impact(Impact.Kind.AMPLIFIED, "a constant out of range of " + c.to(), null, null);
+                out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
+                continue;
+            }
             if (!unguarded(c, max + 1, 0)) {
                 // an implicit conversion too where a test bounds a variable of it from below (the side that wraps):
                 // the PTX layer's finding of its cvt sees no guard; an upper bound alone leaves that finding standing
@@ -375,6 +401,19 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         return range.add(java.math.BigInteger.valueOf((long) Math.ceil(lo)))
                 .mod(range)
                 .toString();
+    }
+
+    /**
+     * What x86-64 gives for the constant {@code v}, out of range of an unsigned type of {@code bytes} bytes, as gcc
+     * converts it (through a signed 64-bit conversion, the low bits kept; 2^63 and beyond give the conversion's
+     * 0x8000000000000000, of which nothing is left below 64 bits, and 0 at 64 bits from 2^64 on), measured on the
+     * values of docs/validation/conversions-session69.
+     */
+    static String x86Constant(double v, int bytes) {
+        java.math.BigInteger range = java.math.BigInteger.ONE.shiftLeft(8 * Math.min(bytes, 8));
+        if (v >= 0x1p63) return "0"; // 64 bits: only from 2^64 on, out of range
+        if (v <= -0x1p63) return bytes >= 8 ? "9223372036854775808" : "0";
+        return java.math.BigInteger.valueOf((long) v).mod(range).toString();
     }
 
     /** {@code v} as a whole number. */
