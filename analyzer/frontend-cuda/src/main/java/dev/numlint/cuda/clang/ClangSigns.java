@@ -253,6 +253,9 @@ final class ClangSigns {
                             List<ClangNode> rest = unpaired(e);
                             if (rest != null && rest.isEmpty()) yield positive;
                             if (rest != null && rest.size() == 1) yield signed(rest.get(0), s, d, positive);
+                            // 2.0f * M_PI * sigma * sigma: a square times factors none of which is negative
+                            if (rest != null && positive && rest.stream().allMatch(x -> signed(x, s, d, true)))
+                                yield true;
                         }
                         // same signs make a non-negative product or quotient, opposite signs a non-positive one
                         boolean aPos = signed(a, s, d, true), bPos = signed(b, s, d, true);
