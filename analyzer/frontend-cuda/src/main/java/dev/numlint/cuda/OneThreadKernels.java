@@ -18,7 +18,9 @@ import java.util.Map;
  * arithmetic whose result decides nothing) in a kernel that runs as one thread: every launch of it the scanned tree
  * holds is a {@code <<<>>>} launch whose grid and block provably hold one thread, and there is at least one
  * ({@link KernelLaunch}, read by {@link KernelLaunches} from every analyzed file, cached or not). The cost of one
- * thread is nothing: the finding is a note that names a launch ("consequence over existence").
+ * thread is nothing: the finding is a note that names a launch ("consequence over existence"). Since session 69
+ * every device promotion is a cost note already (a CPU computes the same double), so what this adds is the launch
+ * the message names.
  *
  * <p>A kernel named anywhere else (its address taken, passed to {@code cudaLaunchKernel}), launched with any
  * configuration not proven one thread, or never launched in the tree keeps its findings' levels; so does every

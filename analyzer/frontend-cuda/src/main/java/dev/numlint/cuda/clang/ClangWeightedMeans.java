@@ -77,7 +77,7 @@ final class ClangWeightedMeans {
         if (s == null || n == null || s.kind != CXCursor_DeclRefExpr || n.kind != CXCursor_DeclRefExpr) return null;
         if (s.refUsr == null || n.refUsr == null || s.refUsr.equals(n.refUsr)) return null;
         ClangNode[] init = new ClangNode[2];
-        List<ClangNode> writes = new ArrayList<>(); // the updates of s, then those of n
+        List<ClangNode> writesOfS = new ArrayList<>();
         List<ClangNode> writesOfN = new ArrayList<>();
         boolean[] other = {false};
         fn.node().forEach(x -> {
@@ -87,11 +87,11 @@ final class ClangWeightedMeans {
             }
             if (x.kind != CXCursor_DeclRefExpr || !s.refUsr.equals(x.refUsr) && !n.refUsr.equals(x.refUsr)) return;
             if (aliases(x)) other[0] = true;
-            else if (written(x)) (s.refUsr.equals(x.refUsr) ? writes : writesOfN).add(outermost(x).parent);
+            else if (written(x)) (s.refUsr.equals(x.refUsr) ? writesOfS : writesOfN).add(outermost(x).parent);
         });
-        if (other[0] || writes.size() != 1 || writesOfN.size() != 1) return null;
+        if (other[0] || writesOfS.size() != 1 || writesOfN.size() != 1) return null;
         if (!Double.valueOf(0).equals(folded(init[0])) || !Double.valueOf(0).equals(folded(init[1]))) return null;
-        ClangNode su = writes.get(0);
+        ClangNode su = writesOfS.get(0);
         ClangNode nu = writesOfN.get(0);
         if (su.kind != CXCursor_CompoundAssignOperator || nu.kind != CXCursor_CompoundAssignOperator) return null;
         if (!su.spelling.equals("+=")
