@@ -111,6 +111,7 @@ public final class ClangParser {
      * child process under an address-space limit, killed past its budget), and for the in-process pool above, whose
      * future the budget bounds.
      */
+    @SuppressWarnings("try") // the pointer scope is only opened and closed: its body never names it
     static ClangUnit parseNow(
             Path file,
             List<String> args,
