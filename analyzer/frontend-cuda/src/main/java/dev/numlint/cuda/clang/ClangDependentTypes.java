@@ -178,4 +178,19 @@ final class ClangDependentTypes {
                 || kind == CXCursor_StructDecl
                 || kind == CXCursor_ClassDecl;
     }
+
+    /** The rounding functions whose result is an integer type, for every argument type. */
+    private static final java.util.Set<String> INTEGER_ROUNDING =
+            java.util.Set.of("lround", "llround", "lrint", "llrint", "lroundf", "llroundf", "lrintf", "llrintf");
+
+    /**
+     * Whether {@code op} is a call of {@code std::llround(x)} (lround, lrint, llrint): a long or long long whatever x's
+     * type, so no floating value and no template parameter's (session 69 round H: a Delaunay hash key).
+     */
+    static boolean integerRounding(ClangNode op) {
+        ClangNode called = ClangSyntax.bare(op);
+        return called != null
+                && called.kind == CXCursor_CallExpr
+                && INTEGER_ROUNDING.contains(ClangSyntax.callee(called));
+    }
 }

@@ -86,7 +86,8 @@ final class ClangTemplates {
             String to,
             int bytes,
             List<ClangUnit.Conversion> out) {
-        if (op == null || !pattern(fn) || ClangSyntax.folded(op) != null) return;
+        if (op == null || !pattern(fn) || ClangSyntax.folded(op) != null || ClangDependentTypes.integerRounding(op))
+            return;
         ClangNode s = strip(op);
         String param = ClangMemberTemplates.param(unit, fn, s == null ? op : s);
         // an operand whose type Clang leaves dependent through another template (m.cell[1] * m.n of a Meta<T> m with

@@ -455,6 +455,7 @@ public final class ClangUnit {
         // itself the floating one) or an address ((size_t) p of a T* p): no floating value, whatever floating math or
         // pointee it has; the pattern's guesses are for dependent operands only
         if (s != null && (integral(s.canonKind) || address(s.canonKind))) return null;
+        if (ClangDependentTypes.integerRounding(s == null ? op : s)) return null;
         // arithmetic with a double (zMin + d[i]) is double whatever the parameter's instantiation
         String arithmetic = ClangTemplates.arithmeticFloating(s == null ? op : s);
         if ("double".equals(arithmetic)) return arithmetic;
@@ -474,6 +475,7 @@ public final class ClangUnit {
 
     /** "type-parameter-0-K" of a dependent operand (or one in it), or null. */
     static String templateParam(ClangNode op) {
+        if (ClangDependentTypes.integerRounding(op)) return null;
         String[] found = new String[1];
         op.forEach(n -> {
             // a type named in a value's place is none (m_w * m_h * sizeof(T) is an integer, whatever T is)
