@@ -634,7 +634,9 @@ final class ClangUses {
         ClangNode rhs = ending == null ? null : ending.children.get(1);
         List<ClangNode> refs = new ArrayList<>();
         for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
-            if (x.offset > def.endOffset && (x.offset < until || rhs != null && rhs.contains(x))) refs.add(x);
+            if (x.offset > def.endOffset
+                    && (x.offset < until || rhs != null && rhs.contains(x))
+                    && !otherArm(def, x, usr, index)) refs.add(x);
         // the conditions of the loops around the definition test the value in the next iteration
         for (ClangNode x : ClangLoopConditions.reads(def, usr, index.reads().getOrDefault(usr, List.of()), fn))
             if (x.offset < def.offset && !refs.contains(x)) refs.add(x);
@@ -688,6 +690,34 @@ final class ClangUses {
             if (around.contains(p)) return true;
         }
         return true;
+    }
+
+    /**
+     * Whether the read {@code x} lies in the other arm of an if whose one arm holds {@code def}, and the value cannot
+     * come round to it: no loop holds that if, or the innermost one that does assigns the variable, unconditionally,
+     * before it (session 69 round F: Numerical Recipes' back-substitution, {@code sum = b[ip]; if (ii) for (...) sum
+     * -= a[i][j]*b[j]; else if (sum) ii = i;}: the else arm tests the sum only when the loop did not run).
+     */
+    private static boolean otherArm(ClangNode def, ClangNode x, String usr, Refs index) {
+        for (ClangNode c = def, p = def.parent; p != null; c = p, p = p.parent) {
+            if (p.kind != CXCursor_IfStmt || !p.contains(x)) continue;
+            int arm = p.children.indexOf(c);
+            int other = -1;
+            for (int k = 0; k < p.children.size(); k++) if (p.children.get(k).contains(x)) other = k;
+            // def in the condition, the read in the condition or in def's own arm: the read follows def
+            if (arm <= 0 || other <= 0 || other == arm) return false;
+            ClangNode loop = null;
+            for (ClangNode q = p.parent; q != null && loop == null; q = q.parent)
+                if (q.kind == CXCursor_ForStmt
+                        || q.kind == CXCursor_WhileStmt
+                        || q.kind == CXCursor_DoStmt
+                        || q.kind == CXCursor_CXXForRangeStmt) loop = q;
+            if (loop == null) return true;
+            for (ClangNode a : index.assigns().getOrDefault(usr, List.of()))
+                if (loop.contains(a) && a.offset < p.offset && !p.contains(a) && unconditional(p, a)) return true;
+            return false;
+        }
+        return false;
     }
 
     /**
