@@ -23,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 class BuildFlagAnalyzerTest {
     private static final Path FIXTURES = Path.of("src/test/resources/fixtures/build-flags");
 
+    /** The impact of a kept flag that rounds host code differently and folds no NaN test: a note (FlagHazard). */
+    static final String HOST_ROUNDING = RuleCatalog.get().phrase("flag-host-rounding");
+
     @Test
     void fixturesMatchTheirInlineExpectations() {
         BuildFlagAnalyzer a = new BuildFlagAnalyzer();
@@ -58,6 +61,11 @@ class BuildFlagAnalyzerTest {
         assertThat(div.identity().flag().alsoAt()).hasSize(2);
         Finding host = only(ctx, "NL002", 14);
         assertThat(host.message()).contains("-ffast-math").contains("in 1 of 1 compile commands");
+        // session 70: a reciprocal in host code is judged at its sites; the flag is a note (its NL006, which folds
+        // host.c's isnan, stays a warning: hostFastMathNamesATestForNaNItMayFold)
+        assertThat(host.level()).isEqualTo(Level.NOTE);
+        assertThat(host.impact().consequence()).isEqualTo(HOST_ROUNDING);
+        assertThat(only(ctx, "NL006", 14).level()).isEqualTo(Level.WARNING);
     }
 
     @Test
@@ -93,7 +101,8 @@ class BuildFlagAnalyzerTest {
         TestScanContext ctx = new TestScanContext(FIXTURES.resolve("db-make-host")).run(new BuildFlagAnalyzer());
         Finding top = only(ctx, "NL003", 6);
         assertThat(top.location().file()).isEqualTo("makefile");
-        assertThat(top.level()).isEqualTo(Level.WARNING);
+        // the build's own flag: a note only because it rounds host code (no NaN test folds), not for its condition
+        assertThat(top.impact().consequence()).isEqualTo(HOST_ROUNDING);
         assertThat(top.message()).contains("in 2 of 2 compile commands").doesNotContain("only under");
         Finding fragment = only(ctx, "NL003", 3);
         assertThat(fragment.location().file()).isEqualTo("machines/delta.make");
@@ -135,9 +144,10 @@ class BuildFlagAnalyzerTest {
                 """);
         // (-std=gnu99: in ISO C, -std=c99, GCC contracts nothing and both would be notes, HostContraction)
         TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
-        assertThat(only(ctx, "NL003", 1).level()).isEqualTo(Level.WARNING);
+        // both kept: their only impact is that they round host code (a note where no NaN test folds)
+        assertThat(only(ctx, "NL003", 1).impact().consequence()).isEqualTo(HOST_ROUNDING);
         Finding conditional = only(ctx, "NL003", 3);
-        assertThat(conditional.level()).isEqualTo(Level.WARNING);
+        assertThat(conditional.impact().consequence()).isEqualTo(HOST_ROUNDING);
         assertThat(conditional.message()).contains("only under ifeq");
     }
 
@@ -147,9 +157,9 @@ class BuildFlagAnalyzerTest {
         TestScanContext ctx = new TestScanContext(FIXTURES.resolve("db-make-fragment")).run(new BuildFlagAnalyzer());
         Finding fragment = only(ctx, "NL003", 3);
         assertThat(fragment.location().file()).isEqualTo("machines/delta.make");
-        assertThat(fragment.level()).isEqualTo(Level.WARNING);
         assertThat(fragment.message()).contains("in 2 of 2 compile commands").contains("only under ifneq");
-        assertThat(fragment.impact()).isNull();
+        // kept: its only impact is that it rounds host code, not its condition
+        assertThat(fragment.impact().consequence()).isEqualTo(HOST_ROUNDING);
         // the compile commands prove it in this build: the flag's review treats it as unconditional
         assertThat(fragment.identity().flag().condition()).isNull();
     }
@@ -566,6 +576,44 @@ class BuildFlagAnalyzerTest {
         for (String no : List.of("main.cu", "Makefile.in", "CMakeCache.txt", "commands.json", "make.config")) {
             assertThat(a.accepts(Path.of(no))).as(no).isFalse();
         }
+    }
+
+    /**
+     * Session 70 round B: an audio encoder's Makefile gave some files -ffast-math twice (CFLAGS and an optimization
+     * variable that repeats it), each on its own line of bear's arguments; the message said "in 38 of 34 compile
+     * commands". A command counts once however often it writes the flag.
+     */
+    @Test
+    void aCommandThatWritesTheFlagTwiceCountsOnce(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                CFLAGS = -O2 -ffast-math
+                OPTIM_SIZE = -Os -ffast-math
+                app: a.c b.c
+                \t$(CC) $(CFLAGS) -c a.c -o a.o
+                \t$(CC) $(CFLAGS) $(OPTIM_SIZE) -c b.c -o b.o
+                """);
+        Files.writeString(dir.resolve("a.c"), "float a(float x) { return x / 3.0f; }\n");
+        Files.writeString(dir.resolve("b.c"), "float b(float x) { return x / 5.0f; }\n");
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                """
+                [{"directory": "/w", "file": "/w/a.c",
+                  "arguments": ["cc", "-O2",
+                    "-ffast-math", "-c", "a.c", "-o", "a.o"]},
+                 {"directory": "/w", "file": "/w/b.c",
+                  "arguments": ["cc", "-O2",
+                    "-ffast-math",
+                    "-Os",
+                    "-ffast-math", "-c", "b.c", "-o", "b.o"]}]
+                """);
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.message().contains("compile commands"))
+                .isNotEmpty()
+                .allSatisfy(f -> assertThat(f.message()).contains("in 2 of 2 compile commands"));
     }
 
     private static Finding only(TestScanContext ctx, String rule, int line) {

@@ -398,7 +398,10 @@ final class FlagReporter {
             if (cond.where() != null) b.related(cond.where(), "condition: " + cond.text());
         }
         if (level != null) b.level(level);
-        if (inactive != null) {
+        if (inactive == null && h.hostRounding() && test == null && level != dev.numlint.model.Level.NOTE) {
+            // consequence over existence: the sites it rounds differently are judged where they are (FlagHazard)
+            b.impact(dev.numlint.model.Impact.bounded(RuleCatalog.get().phrase("flag-host-rounding")));
+        } else if (inactive != null) {
             b.impact(dev.numlint.model.Impact.bounded(
                     switch (inactive) {
                         case CONDITION -> "not set in the build configuration numlint analyzed";

@@ -37,7 +37,8 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
                 if (facts.intelFastModel(i) || !facts.reciprocalUndone(i)) key = "flags-host-reciprocal";
             }
             if (key != null) {
-                out.accept(FlagFacts.hazard(ruleId(), key, e));
+                FlagHazard h = FlagFacts.hazard(ruleId(), key, e);
+                out.accept(e.target() == FlagTarget.DEVICE ? h : h.withHostRounding());
             }
         }
     }

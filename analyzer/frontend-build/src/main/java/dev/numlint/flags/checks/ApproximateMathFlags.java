@@ -43,7 +43,8 @@ public final class ApproximateMathFlags implements BuildFlagCheck {
                 FlagHazard h = FlagFacts.hazard(ruleId(), key, e);
                 // -ffast-math implies -ffinite-math-only: the host code's NaN and infinity tests may fold away
                 boolean finite = key.equals("flags-host-fast-math") || key.equals("flags-host-fast-math-finite-only");
-                out.accept(finite ? h.withFiniteMath() : h);
+                if (finite) h = h.withFiniteMath();
+                out.accept(e.target() == FlagTarget.DEVICE ? h : h.withHostRounding());
             }
         }
     }

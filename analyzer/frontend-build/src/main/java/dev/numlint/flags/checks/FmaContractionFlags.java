@@ -68,18 +68,19 @@ public final class FmaContractionFlags implements BuildFlagCheck {
                     continue;
                 }
                 out.accept(new FlagHazard(
-                        ruleId(),
-                        null,
-                        e,
-                        FlagFacts.message(
                                 ruleId(),
-                                "flags-host-fma",
-                                "flag",
-                                e.flag(),
-                                "where",
-                                e.target().where(),
-                                "machine",
-                                "native".equals(v) ? " where the CPU has it" : "")));
+                                null,
+                                e,
+                                FlagFacts.message(
+                                        ruleId(),
+                                        "flags-host-fma",
+                                        "flag",
+                                        e.flag(),
+                                        "where",
+                                        e.target().where(),
+                                        "machine",
+                                        "native".equals(v) ? " where the CPU has it" : ""))
+                        .withHostRounding());
             }
         }
     }
