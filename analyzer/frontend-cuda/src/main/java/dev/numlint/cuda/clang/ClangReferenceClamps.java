@@ -42,7 +42,7 @@ final class ClangReferenceClamps {
     }
 
     /** The one function of the same parse named {@code name} with {@code arity} parameters and a body, else null. */
-    private static ClangUnit.Function definition(ClangUnit unit, String name, int arity) {
+    static ClangUnit.Function definition(ClangUnit unit, String name, int arity) {
         java.util.Map<ClangNode, ClangUnit.Function> found = new java.util.IdentityHashMap<>();
         for (ClangUnit u : ClangIncludes.sameParse(unit)) {
             for (ClangUnit.Function f : u.functions()) {

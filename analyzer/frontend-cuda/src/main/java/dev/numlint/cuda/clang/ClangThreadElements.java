@@ -190,6 +190,9 @@ final class ClangThreadElements {
                 case CXCursor_DeclRefExpr -> {
                     return variable(unit, fn, s.refUsr, depth);
                 }
+                case CXCursor_CallExpr -> {
+                    return inlined(unit, fn, s, depth);
+                }
                 default -> {
                     return null;
                 }
@@ -197,6 +200,35 @@ final class ClangThreadElements {
         } catch (ArithmeticException overflow) {
             return null;
         }
+    }
+
+    /**
+     * A call of a function of the same parse whose body is one {@code return e;} of its parameters, none written
+     * ({@code IX(i, j, N)} returning {@code i + (N + 2) * j}: session 70 round A, a fluid solver's splat kernel):
+     * {@code e} with each parameter replaced by its argument's polynomial; else null.
+     */
+    private static Poly inlined(ClangUnit unit, ClangUnit.Function fn, ClangNode call, int depth) {
+        List<ClangNode> args = arguments(call);
+        ClangUnit.Function f = ClangReferenceClamps.definition(unit, callee(call), args.size());
+        if (f == null || f.node() == fn.node()) return null;
+        ClangNode body = null;
+        for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
+        if (body == null || body.children.size() != 1) return null;
+        ClangNode ret = body.children.get(0);
+        if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) return null;
+        Poly e = poly(unit, f, ret.children.get(0), depth + 1);
+        if (e == null) return null;
+        List<ClangNode> params = ClangCallSites.parameters(f.node());
+        Map<String, Poly> bind = new java.util.HashMap<>();
+        for (int k = 0; k < params.size(); k++) {
+            Poly a = poly(unit, fn, args.get(k), depth + 1);
+            if (a == null || params.get(k).usr == null) return null;
+            bind.put(params.get(k).usr, a);
+        }
+        for (String m : e.terms.keySet())
+            for (String sym : Poly.symbols(m))
+                if (!bind.containsKey(sym) && !sym.matches("[TBDG]\\.[xyz]")) return null; // a global, a member
+        return e.substitute(bind);
     }
 
     private static Poly variable(ClangUnit unit, ClangUnit.Function fn, String usr, int depth) {
@@ -303,8 +335,30 @@ final class ClangThreadElements {
         }
     }
 
-    private static Poly boundOf(Poly x, List<Bound> bounds) {
-        for (Bound b : bounds) if (b.x.terms.equals(x.terms)) return b.bound;
+    /**
+     * The bound of the global index {@code g}: of {@code g} itself (which is not negative), or of an index offset from
+     * it by what no thread changes ({@code i = g + cx - r}), bounded on both sides, {@code L <= i < U}: then {@code i
+     * - L} lies in {@code [0, U - L)}, and U - L is the width a row's stride must reach (session 70 round A: a fluid
+     * solver's splat, {@code if (i >= 1 && i <= N && ...)} before {@code atomicAdd(&u0[i + (N + 2) * j], ...)}).
+     */
+    private static Poly boundOf(Poly g, List<Bound> bounds) {
+        for (Bound b : bounds) if (b.x.terms.equals(g.terms)) return b.bound;
+        for (Bound upper : bounds) {
+            Poly offset = upper.x.plus(g, -1);
+            boolean fixed = true;
+            for (String m : offset.terms.keySet())
+                for (String sym : Poly.symbols(m)) fixed &= !sym.startsWith("T.") && !sym.startsWith("B.");
+            if (!fixed || offset.zero()) continue;
+            for (Bound lower : bounds) {
+                // a lower bound L <= i is recorded as L < i + 1
+                if (!lower.bound.terms.equals(upper.x.plus(Poly.constant(1), 1).terms)) continue;
+                try {
+                    return upper.bound.plus(lower.x, -1);
+                } catch (ArithmeticException overflow) {
+                    return null;
+                }
+            }
+        }
         return null;
     }
 

@@ -65,6 +65,17 @@ final class Poly {
         return "-".equals(op) ? constant(0).plus(a, -1) : "+".equals(op) ? a : null;
     }
 
+    /** The polynomial with each symbol of {@code bind} replaced by its polynomial (throws on overflow). */
+    Poly substitute(Map<String, Poly> bind) {
+        Poly r = constant(0);
+        for (var e : terms.entrySet()) {
+            Poly m = constant(e.getValue());
+            for (String s : symbols(e.getKey())) m = m.times(bind.getOrDefault(s, symbol(s)));
+            r = r.plus(m, 1);
+        }
+        return r;
+    }
+
     boolean zero() {
         return terms.isEmpty();
     }
