@@ -383,11 +383,22 @@ final class ClangSyntax {
 
     /**
      * Whether {@code k} runs on every path that reaches {@code u}: for every branch, loop or short circuit around
-     * {@code k} (inside the function), {@code u} lies in the same branch or body as {@code k}.
+     * {@code k} (inside the function), {@code u} lies in the same branch or body as {@code k}. A case label holds only
+     * its first statement in Clang's tree: the statements after it up to the next label run after it, so {@code k}
+     * under a label dominates them (session 70 round B: {@code default: re = 1.f - h[0] * c[0]; for (...) re -= ...}).
      */
     static boolean dominates(ClangNode k, ClangNode u, ClangNode function) {
         ClangNode c = k;
         for (ClangNode p = k.parent; p != null && p != function; c = p, p = p.parent) {
+            if ((p.kind == CXCursor_CaseStmt || p.kind == CXCursor_DefaultStmt) && !c.contains(u)) {
+                ClangNode top = p;
+                while (top.parent != null
+                        && (top.parent.kind == CXCursor_CaseStmt || top.parent.kind == CXCursor_DefaultStmt))
+                    top = top.parent;
+                if (!labelledRun(top, u)) return false;
+                c = top;
+                p = top.parent; // the switch's block, which holds u: the walk goes on above it
+            }
             boolean conditional = p.kind == CXCursor_IfStmt
                     || p.kind == CXCursor_SwitchStmt
                     || p.kind == CXCursor_CaseStmt
@@ -402,6 +413,23 @@ final class ClangSyntax {
             if (conditional && !c.contains(u)) return false;
         }
         return true;
+    }
+
+    /**
+     * Whether {@code u} lies in a statement after the labelled statement {@code top} in the block that holds it, with
+     * no other label between them (a jump to a later label would reach {@code u} without {@code top}).
+     */
+    private static boolean labelledRun(ClangNode top, ClangNode u) {
+        ClangNode block = top.parent;
+        if (block == null || block.kind != CXCursor_CompoundStmt) return false;
+        int from = block.children.indexOf(top);
+        for (int i = from + 1; i >= 1 && i < block.children.size(); i++) {
+            ClangNode s = block.children.get(i);
+            if (s.kind == CXCursor_CaseStmt || s.kind == CXCursor_DefaultStmt || s.kind == CXCursor_LabelStmt)
+                return false;
+            if (s.contains(u)) return true;
+        }
+        return false;
     }
 
     /**
