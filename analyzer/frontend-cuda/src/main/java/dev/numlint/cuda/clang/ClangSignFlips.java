@@ -5,7 +5,8 @@ import static org.bytedeco.llvm.global.clang.*;
 
 /**
  * A hand-written absolute value before a use: {@code if (a < 0) a = -a;}, or through a flag set from the same test
- * ({@code isneg = (a < 0); if (isneg) a = -a;}, XEphem's sexagesimal formatter, session 54), or with {@code a *= -1}.
+ * ({@code isneg = (a < 0); if (isneg) a = -a;}, XEphem's sexagesimal formatter, session 54), or with {@code a *= f} of a
+ * factor never positive ({@code a *= -1}, {@code a *= n * -(0.01 * B / rate)} with unsigned n and rate: session 70).
  * After it the variable is never negative: a guard from below for its conversions ({@link ClangGuards}), as {@code if
  * (a < 0) a = 0;} is. Only the certain case: an {@code if} without {@code else} whose branch is that one assignment, a
  * test of the variable against 0 on the negative side, and for a flag, its definition earlier in the same block with
@@ -22,7 +23,7 @@ final class ClangSignFlips {
         ClangNode s = block.children.get(k);
         if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
         ClangNode then = soleStatement(s.children.get(1));
-        if (then == null || !negates(then, usr)) return null;
+        if (then == null || !negates(unit, then, usr)) return null;
         ClangNode test = s.children.get(0);
         if (ClangGuards.writes(test, usr)) return null;
         // the variable as the flip writes it: a test of it against 0 (ClangSignGuards#sign) says which side
@@ -45,7 +46,7 @@ final class ClangSignFlips {
     }
 
     /** Whether {@code e} is {@code x = -x} or {@code x *= -1} for the variable, member or element {@code usr}. */
-    private static boolean negates(ClangNode e, ClangGuards.Path usr) {
+    private static boolean negates(ClangUnit unit, ClangNode e, ClangGuards.Path usr) {
         ClangNode n = strip(e);
         if (n == null || n.children.size() != 2 || !usr.key().equals(ClangGuards.Path.key(n.children.get(0))))
             return false;
@@ -61,7 +62,11 @@ final class ClangSignFlips {
         }
         if (n.kind == CXCursor_CompoundAssignOperator && n.spelling.equals("*=")) {
             Double c = constant(rhs);
-            return c != null && c == -1;
+            if (c != null) return c <= 0;
+            // a factor never positive: x *= n * -(0.01 * B / rate) with unsigned n and rate (session 70 round B: an
+            // audio decoder's negative start, a percentage of the length, made a time)
+            ClangUnit.Function fn = unit.functionOf(n);
+            return fn != null && unit.signs().nonPositive(rhs, unit.signs().signs(fn), 0);
         }
         return false;
     }
