@@ -149,7 +149,7 @@ final class ClangIntervals {
                 if (x == null) x = ClangSquares.ofCall(unit, name, n, args);
                 if (x == null) x = ValueBounds.call(name, args);
                 if (x == null) x = ClangClampHelpers.interval(unit, n, e -> eval(e, fn, depth - 1));
-                if (x == null) x = ClangLibraryValues.interval(n, fn, e -> eval(e, fn, depth - 1));
+                if (x == null) x = ClangLibraryValues.interval(unit, n, fn, e -> eval(e, fn, depth - 1));
                 if (x == null) x = ClangPushedElements.interval(n, fn, e -> eval(e, fn, depth - 1));
                 if (x == null) x = returned(n, args, depth - 1);
                 return x == null ? byType(n) : x;
@@ -181,7 +181,7 @@ final class ClangIntervals {
                 boolean array = base != null
                         && (base.canonKind == CXType_ConstantArray || base.canonKind == CXType_IncompleteArray);
                 double[] x = array ? stored(base) : null;
-                if (x == null && array && base.kind == CXCursor_DeclRefExpr) x = table(base);
+                if (x == null && array && base.kind == CXCursor_DeclRefExpr) x = ClangTables.bounds(unit, base);
                 return x != null ? x : byType(n);
             }
             default -> {
@@ -193,14 +193,6 @@ final class ClangIntervals {
     private double[] forwarded(ClangNode n, ClangUnit.Function fn, int depth) {
         double[] x = ClangForwardedStores.of(this, n, fn, depth);
         return x != null ? x : unknown();
-    }
-
-    /** The bounds of a const array's initializer ({@link ClangWalker#constantTable}), or null. */
-    private double[] table(ClangNode ref) {
-        if (ref.refUsr == null) return null;
-        Double lo = unit.memberConstants().get(ClangWalker.TABLE + ref.refUsr + ":lo");
-        Double hi = unit.memberConstants().get(ClangWalker.TABLE + ref.refUsr + ":hi");
-        return lo == null || hi == null ? null : new double[] {lo, hi};
     }
 
     /**
@@ -550,6 +542,7 @@ final class ClangIntervals {
                 double[] updated = label
                         ? null
                         : ClangUpdates.after(
+                                unit,
                                 st,
                                 usr,
                                 () -> depth > 1 ? reachingFrom(st, ref, fn, depth - 1) : null,

@@ -20,9 +20,11 @@ final class ClangLibraryValues {
     /** The calls that read a complex number without changing it. */
     private static final Set<String> READS = Set.of("real", "imag", "abs", "arg", "norm", "conj");
 
-    /** The interval of {@code call} in {@code fn}, or null. */
-    static double[] interval(ClangNode call, ClangUnit.Function fn, Function<ClangNode, double[]> eval) {
+    /** The interval of {@code call} in {@code fn} (an element of a constant std::array too: ClangTables), or null. */
+    static double[] interval(
+            ClangUnit unit, ClangNode call, ClangUnit.Function fn, Function<ClangNode, double[]> eval) {
         double[] x = ClangDistributions.interval(call, fn, eval);
+        if (x == null) x = ClangTables.element(unit, call);
         return x != null ? x : polarPart(call, fn, eval);
     }
 

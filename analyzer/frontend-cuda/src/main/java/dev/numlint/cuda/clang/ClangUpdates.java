@@ -21,7 +21,14 @@ final class ClangUpdates {
      * one of {@code + - * /} and {@code e} not writing it; null for any other statement or when the value before is
      * not known.
      */
-    static double[] after(ClangNode st, String usr, Supplier<double[]> before, Function<ClangNode, double[]> eval) {
+    static double[] after(
+            ClangUnit unit, ClangNode st, String usr, Supplier<double[]> before, Function<ClangNode, double[]> eval) {
+        // a loop that adds a table's elements times a value, each element once (ClangTables)
+        double[] added = isLoop(st) ? ClangTables.kernelSum(unit, st, usr, eval) : null;
+        if (added != null) {
+            double[] b = before.get();
+            return b == null ? null : ValueBounds.arith('+', b, added, false);
+        }
         if (st.kind != CXCursor_CompoundAssignOperator || st.children.size() != 2) return null;
         String op = st.spelling;
         if (op.length() != 2 || "+-*/".indexOf(op.charAt(0)) < 0) return null;

@@ -411,24 +411,41 @@ final class ClangWalker {
      * Records the bounds of the elements of the const array {@code ref} names ({@code const float parula[256][3] =
      * {...}}, a colormap in a header) under "table:USR:lo" and ":hi" with the constants: the least and the greatest
      * value of its initializer, 0 among them when the initializer is shorter than the array; nothing when an element is
-     * no constant or the array is not const. Read once per array, wherever it is defined.
+     * no constant or the array is not const. Read once per array, wherever it is defined. A const {@code std::array}
+     * counts as a const array, a reference bound to one as that array; ":dyadic" records the binary digits after the
+     * point its elements need when no more than {@link #MAX_DYADIC} ({@code 1/16, 2/16, 4/16}: 4), ":pos" and ":neg" the
+     * sums of its positive and of its negative elements (ClangTables).
      */
     void constantTable(CXCursor ref, ClangNode n) {
-        if (n.refUsr == null || n.canon == null || n.canonKind != CXType_ConstantArray || !n.canon.startsWith("const "))
-            return;
+        if (n.refUsr == null || n.canon == null || !n.canon.startsWith("const ")) return;
+        // a std::array of numbers (constexpr std::array<float, 9> GAUSS_3X3{...}: session 70 round D, an image
+        // library's convolution kernels), read through operator[] (ClangTables)
+        java.util.regex.Matcher std = STD_ARRAY.matcher(n.canon);
+        boolean array = n.canonKind == CXType_ConstantArray;
+        if (!array && (n.canonKind != CXType_Record || !std.matches())) return;
         if (!tablesRead.add(n.refUsr) || memberConstants.size() >= ClangParser.MAX_MEMBER_CONSTANTS) return;
         CXCursor decl = clang_getCursorReferenced(ref);
         if (clang_Cursor_isNull(decl) != 0 || clang_getCursorKind(decl) != CXCursor_VarDecl) return;
+        // a reference bound to a table (auto &weights = GAUSS_3X3;) reads that table's elements
+        if (clang_getCursorType(decl).kind() == CXType_LValueReference) decl = boundTable(decl);
+        if (decl == null) return;
         long total = 1;
         CXType t = clang_getCanonicalType(clang_getCursorType(decl));
-        while (t.kind() == CXType_ConstantArray && total < (1L << 24)) {
-            total *= Math.max(0, clang_getArraySize(t));
-            t = clang_getCanonicalType(clang_getArrayElementType(t));
+        if (!array) {
+            total = Long.parseLong(std.group(2));
+        } else {
+            while (t.kind() == CXType_ConstantArray && total < (1L << 24)) {
+                total *= Math.max(0, clang_getArraySize(t));
+                t = clang_getCanonicalType(clang_getArrayElementType(t));
+            }
+            if (t.kind() < CXType_Bool || t.kind() > CXType_LongDouble) return;
         }
-        if (t.kind() < CXType_Bool || t.kind() > CXType_LongDouble || total <= 0 || total >= (1L << 20)) return;
+        if (total <= 0 || total >= (1L << 20)) return;
         long size = total;
         double[] b = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
         long[] count = {0};
+        int[] dyadic = {0};
+        double[] sums = {0, 0}; // of the positive and of the negative elements
         boolean[] bad = {false};
         CXCursorVisitor elements = new CXCursorVisitor() {
             @Override
@@ -443,6 +460,8 @@ final class ClangWalker {
                 }
                 b[0] = Math.min(b[0], v);
                 b[1] = Math.max(b[1], v);
+                dyadic[0] = Math.max(dyadic[0], dyadicDigits(v));
+                sums[v > 0 ? 0 : 1] += v;
                 return CXChildVisit_Continue;
             }
         };
@@ -458,6 +477,57 @@ final class ClangWalker {
         }
         memberConstants.put(TABLE + n.refUsr + ":lo", b[0]);
         memberConstants.put(TABLE + n.refUsr + ":hi", b[1]);
+        if (dyadic[0] <= MAX_DYADIC) memberConstants.put(TABLE + n.refUsr + ":dyadic", (double) dyadic[0]);
+        memberConstants.put(TABLE + n.refUsr + ":pos", sums[0]);
+        memberConstants.put(TABLE + n.refUsr + ":neg", sums[1]);
+    }
+
+    /** A constant std::array of numbers, {@code const std::array<float, 9>} (libc++'s {@code std::__1::}): type, size. */
+    private static final java.util.regex.Pattern STD_ARRAY = java.util.regex.Pattern.compile(
+            "const std::(?:__1::|__cxx11::)?array<((?:unsigned |signed |long )*(?:float|double|int|short|char|long))"
+                    + ", (\\d{1,7})>");
+
+    /** The most binary digits after the point a table's elements may have to be recorded as dyadic ({@link #TABLE}). */
+    static final int MAX_DYADIC = 8;
+
+    /**
+     * The table declaration a reference {@code decl} is bound to ({@code auto &w = K;} with {@code K} a const table),
+     * or null when its initializer names no variable.
+     */
+    private static CXCursor boundTable(CXCursor decl) {
+        CXCursor[] found = {null};
+        CXCursorVisitor v = new CXCursorVisitor() {
+            @Override
+            public int call(CXCursor c, CXCursor parent, CXClientData data) {
+                int k = clang_getCursorKind(c);
+                if (k == CXCursor_DeclRefExpr) {
+                    CXCursor d = clang_getCursorReferenced(c);
+                    if (clang_Cursor_isNull(d) == 0 && clang_getCursorKind(d) == CXCursor_VarDecl) found[0] = d;
+                    return CXChildVisit_Break;
+                }
+                return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr
+                        ? CXChildVisit_Recurse
+                        : CXChildVisit_Continue;
+            }
+        };
+        try {
+            clang_visitChildren(decl, v, (CXClientData) null);
+        } finally {
+            v.close();
+        }
+        return found[0];
+    }
+
+    /**
+     * The binary digits after the point that {@code v} needs (0 for a whole number, 4 for 3/16), MAX_DYADIC + 1 when
+     * more, or when its numerator has more than 8 bits (a kernel's taps: 1/16, 6/256; ClangTables).
+     */
+    private static int dyadicDigits(double v) {
+        for (int m = 0; m <= MAX_DYADIC; m++) {
+            double scaled = Math.scalb(v, m);
+            if (scaled == Math.rint(scaled)) return Math.abs(scaled) < (1 << 8) ? m : MAX_DYADIC + 1;
+        }
+        return MAX_DYADIC + 1;
     }
 
     /** Expression kinds libclang never spells: literals (not strings), parentheses, subscripts, explicit casts. */
