@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
 /**
  * The macro names that some file of the scanned tree may define: every identifier written after the word
  * {@code define} where it may name a directive ({@link #mayBeDirective}; also in a block comment's first line or in a
- * string after a {@code #}: an over-approximation) in any regular file of the tree, read after joining
+ * string after a {@code #}: an over-approximation) in any regular file of the tree outside its version-control
+ * directories (which the include closures never let a compiler read: a {@code .git} pack is no reason to refuse
+ * every computed include, session 70), read after joining
  * backslash-continued lines (also {@code ??/} ones) and skipping block comments between the word and the name. A
  * computed {@code #include NAME} whose NAME no file of the tree defines and the compile command does not define
  * ({@link #byCommand}; the Clang front end's include closure, {@link IncludeGraph} for nvcc) cannot be given a file
@@ -43,13 +45,37 @@ public final class TreeMacros {
     /** Null when the tree was too large to read (every name counts as defined). */
     private static final Map<Path, Names> BY_ROOT = new ConcurrentHashMap<>();
 
-    private record Names(Set<String> names) {}
+    /**
+     * {@code values}: per name, the header names its definitions give ({@code #define CFITSIO_H "fitsio.h"}), or
+     * {@link #OTHER} among them when a definition gives anything else (a value that is no header name, a function-like
+     * macro, a definition read where a lexer would be needed).
+     */
+    private record Names(Set<String> names, Map<String, Set<String>> values) {}
+
+    /** The value recorded for a definition that gives no plain header name. */
+    static final String OTHER = "\u0000";
 
     /** Whether some file of the tree at {@code root} may define {@code name} (true when that is not known). */
     public static boolean mayDefine(Path root, String name) {
         if (root == null || name == null) return true;
         Names n = BY_ROOT.computeIfAbsent(root, TreeMacros::read);
         return n.names() == null || n.names().contains(name);
+    }
+
+    /**
+     * The header names that every definition of {@code name} in the tree at {@code root} gives, when each is a plain
+     * relative header name ({@code "fitsio.h"}, {@code <cfitsio/fitsio.h>}: no absolute path, no {@code ..}, nothing
+     * after it on the line but a comment): a computed {@code #include name} then reads one of them, which the include
+     * closure checks as a written include (session 70 round F: an astronomy tool's autotools {@code config.h} defines
+     * {@code CFITSIO_H "fitsio.h"}, and Clang refused every file that includes it). Null when a definition gives
+     * anything else, the tree was too large to read, or no file defines it.
+     */
+    public static Set<String> headerValues(Path root, String name) {
+        if (root == null || name == null) return null;
+        Names n = BY_ROOT.computeIfAbsent(root, TreeMacros::read);
+        if (n.names() == null || !n.names().contains(name)) return null;
+        Set<String> v = n.values().get(name);
+        return v == null || v.isEmpty() || v.contains(OTHER) ? null : v;
     }
 
     /** What the compile command does that may define a macro: {@link #byCommand}. */
@@ -134,10 +160,23 @@ public final class TreeMacros {
 
     private static Names read(Path root) {
         Set<String> names = new HashSet<>();
+        Map<String, Set<String>> values = new java.util.HashMap<>();
         long[] budget = {MAX_BYTES, MAX_FILES};
         boolean[] over = {false};
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes a) {
+                    // a version-control directory (a .git pack of 100 MB) is never read by a compiler numlint runs:
+                    // the include closures refuse a header in one (TrustBoundary.refusedName)
+                    Path name = dir.getFileName();
+                    return name != null
+                                    && !dir.equals(root)
+                                    && dev.numlint.spi.TrustBoundary.VCS_DIRS.contains(name.toString())
+                            ? FileVisitResult.SKIP_SUBTREE
+                            : FileVisitResult.CONTINUE;
+                }
+
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
                     if (!a.isRegularFile()) return FileVisitResult.CONTINUE; // links are not followed
@@ -157,7 +196,7 @@ public final class TreeMacros {
                             }
                             return FileVisitResult.CONTINUE;
                         }
-                        names(Files.readAllBytes(file), names);
+                        names(Files.readAllBytes(file), names, values);
                     } catch (IOException | RuntimeException e) {
                         over[0] = true; // unreadable: it might define anything
                         return FileVisitResult.TERMINATE;
@@ -174,7 +213,7 @@ public final class TreeMacros {
         } catch (IOException | RuntimeException e) {
             over[0] = true;
         }
-        return new Names(over[0] ? null : Set.copyOf(names));
+        return over[0] ? new Names(null, Map.of()) : new Names(Set.copyOf(names), values);
     }
 
     /**
@@ -226,6 +265,11 @@ public final class TreeMacros {
      * names of both readings count.
      */
     public static void names(byte[] text, Set<String> out) {
+        names(text, out, null);
+    }
+
+    /** As {@link #names(byte[], Set)}; {@code values} (when not null) gains each definition's {@link #headerName}. */
+    static void names(byte[] text, Set<String> out, Map<String, Set<String>> values) {
         String raw = new String(text, StandardCharsets.ISO_8859_1);
         if (!raw.contains("def")) return;
         // phase 2 first: a definition can be spelled across continued lines ("#def\<newline>ine")
@@ -239,8 +283,52 @@ public final class TreeMacros {
             if (code == null) code = s;
             if (!code.contains("define")) continue;
             Matcher m = DEFINE.matcher(code);
-            while (m.find()) if (mayBeDirective(code, m.start())) out.add(m.group(1));
+            while (m.find()) {
+                if (!mayBeDirective(code, m.start())) continue;
+                out.add(m.group(1));
+                if (values != null && directiveLine(code, m.start()))
+                    values.computeIfAbsent(m.group(1), k -> new HashSet<>()).add(headerName(code, m.end()));
+            }
         }
+    }
+
+    /**
+     * Whether the word {@code define} at {@code at} may be a directive's name as the preprocessor reads the line: only
+     * white space and one {@code #} ({@code %:}, {@code ??=}) before it on its line, or a comment's mark there (a
+     * comment is white space, and one opened on an earlier line may end before the {@code #}). A shell script's
+     * {@code printf "%s\n" "@%:@define CFITSIO_H \"fitsio.h\""} (autoconf's output) is no directive: its value
+     * is not asked to be a header name ({@link #headerValues}), though its name still counts as defined.
+     */
+    static boolean directiveLine(String code, int at) {
+        int start = Math.max(code.lastIndexOf('\n', at - 1), code.lastIndexOf('\r', at - 1)) + 1;
+        String prefix = code.substring(start, at);
+        if (prefix.contains("/*") || prefix.contains("*/")) return true;
+        return prefix.strip().matches("#|%:|\\?\\?=");
+    }
+
+    /**
+     * The header name a definition's value is, read from {@code at} (just after the macro's name): {@code "name"} or
+     * {@code <name>}, then nothing on the line but a comment, a relative path with no {@code ..} segment and no
+     * backslash; else {@link #OTHER}. A match in a comment or a string adds a candidate at most: the real definitions
+     * are matched too, and each must be such a name.
+     */
+    static String headerName(String code, int at) {
+        int end = code.indexOf('\n', at);
+        String rest = (end < 0 ? code.substring(at) : code.substring(at, end)).replace("\r", "");
+        if (rest.isEmpty() || rest.charAt(0) != ' ' && rest.charAt(0) != '\t') return OTHER; // NAME(x): a function
+        rest = rest.strip();
+        if (rest.length() < 3) return OTHER;
+        char open = rest.charAt(0), close = open == '"' ? '"' : open == '<' ? '>' : 0;
+        int c = close == 0 ? -1 : rest.indexOf(close, 1);
+        if (c < 0) return OTHER;
+        // a comment may follow (the text is read with its comments where a quote kept them: withoutComments)
+        String tail = rest.substring(c + 1).strip();
+        if (!tail.isEmpty() && !tail.startsWith("//") && !tail.startsWith("/*")) return OTHER;
+        String name = rest.substring(1, c);
+        if (name.isEmpty() || name.startsWith("/") || name.contains("\\") || name.contains("\"") || name.contains("<"))
+            return OTHER;
+        for (String seg : name.split("/", -1)) if (seg.equals("..") || seg.isEmpty()) return OTHER;
+        return name;
     }
 
     /**

@@ -61,7 +61,8 @@ class ClangWorkerRootsTest {
     @Test
     void aComputedIncludeIsJudgedByTheRootsNotByTheirCommonDirectory() throws Exception {
         // a definition beside the roots: inside the common directory, outside the scan
-        Files.writeString(common.resolve("other/plugin.h"), "#define PROJ_PLUGIN \"x.h\"\n");
+        // (no plain header name: the tree's definitions of a plain name are followed as that include, session 70)
+        Files.writeString(common.resolve("other/plugin.h"), "#define PROJ_PLUGIN \"../x.h\"\n");
         Files.writeString(src.resolve("inject.h"), "#ifdef PROJ_PLUGIN\n#include PROJ_PLUGIN\n#endif\n");
         String text = "#include \"inject.h\"\nint f(void) { return 1; }\n";
         ClangUnit withRoots = serve(request(src.resolve("a.cpp"), text, List.of(src, build)));

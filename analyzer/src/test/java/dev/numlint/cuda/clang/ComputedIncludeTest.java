@@ -58,6 +58,59 @@ class ComputedIncludeTest {
         assertThat(refusal(List.of())).contains("PROJ_CONFIG_FILE, which a file of the tree may define");
     }
 
+    /**
+     * Session 70 round F: an autotools config.h defines {@code CFITSIO_H "fitsio.h"} and a header includes
+     * {@code CFITSIO_H}; every definition in the tree is a plain header name, so the include is followed as that
+     * written include. One definition that is anything else, or a name that leads outside the tree, refuses.
+     */
+    @Test
+    void aMacroEveryTreeDefinitionOfWhichIsAHeaderNameIsFollowedAsThatName() throws Exception {
+        Files.writeString(tree.resolve("config.h"), "/* config.h */\n#define CFITSIO_H \"fitsio.h\" // found\n");
+        Files.writeString(tree.resolve("alt.h"), "#ifdef ALT\n#define CFITSIO_H <cfitsio/fitsio.h>\n#endif\n");
+        Files.writeString(tree.resolve("fitsio.h"), "int fits_open(void);\n");
+        Path unit = tree.resolve("cat.c");
+        byte[] text = "#include \"config.h\"\n#include CFITSIO_H\nint f(void) { return fits_open(); }\n"
+                .getBytes(StandardCharsets.UTF_8);
+        Files.write(unit, text);
+        TreeMacrosReset.forget();
+        assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of())).isNull();
+        // the name is followed: a tree header of that name that links outside the tree refuses the unit
+        Path outside = Files.createTempFile("outside", ".h");
+        try {
+            Files.delete(tree.resolve("fitsio.h"));
+            Files.createSymbolicLink(tree.resolve("fitsio.h"), outside);
+            assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of())).contains("leads outside");
+            Files.delete(tree.resolve("fitsio.h"));
+        } finally {
+            Files.deleteIfExists(outside);
+        }
+        // a definition that climbs out, is absolute, or is no header name: refused as before
+        for (String bad : List.of("\"../../etc/passwd\"", "\"/etc/passwd\"", "OTHER_NAME", "\"a.h\" junk")) {
+            Files.writeString(tree.resolve("evil.h"), "#define CFITSIO_H " + bad + "\n");
+            TreeMacrosReset.forget();
+            assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of()))
+                    .as(bad)
+                    .contains("CFITSIO_H, which a file of the tree may define");
+        }
+        Files.delete(tree.resolve("evil.h"));
+        // a repository's pack, large and with the word in it, is not read: no compiler is let into .git
+        Files.createDirectories(tree.resolve(".git/objects/pack"));
+        byte[] pack = new byte[17 << 20];
+        byte[] word = "\n#define CFITSIO_H \"/etc/passwd\"\n".getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(word, 0, pack, 1 << 20, word.length);
+        Files.write(tree.resolve(".git/objects/pack/pack-1.pack"), pack);
+        Files.writeString(tree.resolve(".git/evil.h"), "#define CFITSIO_H \"/etc/passwd\"\n");
+        TreeMacrosReset.forget();
+        assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of())).isNull();
+        // and a written include of a file in it is refused
+        byte[] sneaky = "#include \".git/evil.h\"\n#include CFITSIO_H\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(ClangIncludeClosure.refusal(tree, unit, sneaky, List.of())).contains("version-control");
+        // the command may define it: refused, whatever the tree says
+        TreeMacrosReset.forget();
+        assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of("-DCFITSIO_H=\"x.h\"")))
+                .contains("which the compile command defines");
+    }
+
     @Test
     void aComputedIncludeInTheUnitItselfIsDecidedTheSameWay() throws Exception {
         Path unit = tree.resolve("u.cpp");

@@ -66,12 +66,14 @@ final class ClangIncludeClosure {
             String name = named(ClangFrontEnd.computedMacro(n), realRoots, args);
             if (name != null) own.add(name.substring(1, name.length() - 1));
         }
-        String r = follow(file, own, dirs, realRoots, todo, seen);
+        String r = follow(file, expanded(own, realRoots, args), dirs, realRoots, todo, seen);
         while (r == null && !todo.isEmpty()) {
             Path h = todo.poll();
             Header header = header(roots, h);
             if (header == null) continue; // unreadable or too large: Clang reports the include as it finds it
-            r = header.refusal() != null ? header.refusal() : follow(h, header.names(), dirs, realRoots, todo, seen);
+            r = header.refusal() != null
+                    ? header.refusal()
+                    : follow(h, expanded(header.names(), realRoots, args), dirs, realRoots, todo, seen);
             if (r == null) r = computed(header.names(), realRoots, args);
             if (r != null) r = "through " + shown(realRoots, h) + ": " + r;
         }
@@ -92,7 +94,38 @@ final class ClangIncludeClosure {
      * compiler's (the threat model's residual risk of computed includes inside trusted headers).
      */
     private static java.util.function.Predicate<String> harmless(List<Path> realRoots, List<String> args) {
-        return macro -> TreeMacros.undefinable(macro, args, realRoots);
+        return macro -> TreeMacros.undefinable(macro, args, realRoots) || headerValues(macro, realRoots, args) != null;
+    }
+
+    /** {@code names} with each computed include's macro replaced by the header names the tree defines it as. */
+    private static Set<String> expanded(Set<String> names, List<Path> realRoots, List<String> args) {
+        if (names.stream().noneMatch(n -> n.startsWith(ClangFrontEnd.COMPUTED))) return names;
+        Set<String> out = new LinkedHashSet<>();
+        for (String n : names) {
+            Set<String> v = n.startsWith(ClangFrontEnd.COMPUTED)
+                    ? headerValues(ClangFrontEnd.computedMacro(n), realRoots, args)
+                    : null;
+            if (v != null) out.addAll(v);
+            else out.add(n);
+        }
+        return out;
+    }
+
+    /**
+     * The header names that the tree's definitions give the macro of a computed include ({@link
+     * TreeMacros#headerValues}), each followed as a written include is; null when one gives anything else, or the
+     * compile command may define the macro or force includes.
+     */
+    private static Set<String> headerValues(String macro, List<Path> realRoots, List<String> args) {
+        if (macro == null || realRoots.isEmpty() || TreeMacros.byCommand(macro, args) != null) return null;
+        Set<String> all = new LinkedHashSet<>();
+        for (Path r : realRoots) {
+            if (!TreeMacros.mayDefine(r, macro)) continue;
+            Set<String> v = TreeMacros.headerValues(r, macro);
+            if (v == null) return null;
+            all.addAll(v);
+        }
+        return all.isEmpty() ? null : all;
     }
 
     /**
@@ -120,7 +153,7 @@ final class ClangIncludeClosure {
             }
             String byCommand = computedByCommand(macro, args);
             if (byCommand != null) return byCommand;
-            if (mayDefine(realRoots, macro)) {
+            if (mayDefine(realRoots, macro) && headerValues(macro, realRoots, args) == null) {
                 return "a computed #include (its file name comes from the macro " + macro
                         + ", which a file of the tree may define)";
             }
@@ -178,6 +211,9 @@ final class ClangIncludeClosure {
                     break; // a system or package header: the compiler's own
                 }
                 if (!Files.isRegularFile(real)) return "#include \"" + n + "\" is not a regular file";
+                // a version-control directory is never read (and TreeMacros does not read its definitions)
+                String never = dev.numlint.spi.TrustBoundary.refusedName(real);
+                if (never != null) return "#include \"" + n + "\": " + never;
                 if (seen.size() < MAX_HEADERS && seen.add(real)) todo.add(real);
                 break;
             }
