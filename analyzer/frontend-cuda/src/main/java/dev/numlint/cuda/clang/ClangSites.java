@@ -621,7 +621,41 @@ final class ClangSites {
         ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
         ClangNode p = def == null ? null : product(def, fn);
         // a product converted to the local's type is rounded there: nothing is left to fuse
-        return p == null || p.canonKind != s.canonKind ? null : p;
+        if (p == null || p.canonKind != s.canonKind) return null;
+        // GCC fuses a multiply into an add of the same basic block only, as LLVM's instruction selection does: a
+        // product computed before a loop or a branch stays a multiply (session 70 round F: a cell model's hexagonal
+        // packing, y_offset = sqrt(3.0) * half_space before the loop that adds it, three false warnings)
+        return sameBlock(v.decls().get(0), s) ? p : null;
+    }
+
+    /**
+     * Whether the read {@code r} is evaluated in the basic block that the declaration {@code d} ends: no loop, branch,
+     * switch, conditional operand or short circuit lies between the block that holds {@code d} and {@code r} (an if's
+     * or a while's condition, a conditional's test are still evaluated there).
+     */
+    private static boolean sameBlock(ClangNode d, ClangNode r) {
+        ClangNode block = d.parent == null ? null : d.parent.parent; // VarDecl, DeclStmt, the block that holds it
+        if (block == null || block.kind != CXCursor_CompoundStmt) return false;
+        ClangNode c = r;
+        for (ClangNode p = r.parent; p != null && p != block; c = p, p = p.parent) {
+            int at = p.children.indexOf(c);
+            boolean test = at == 0
+                    && (p.kind == CXCursor_IfStmt
+                            || p.kind == CXCursor_SwitchStmt
+                            || p.kind == CXCursor_ConditionalOperator);
+            boolean shortCircuit =
+                    p.kind == CXCursor_BinaryOperator && ("&&".equals(p.spelling) || "||".equals(p.spelling));
+            if (isLoop(p)
+                    || shortCircuit && at > 0
+                    || !test
+                            && (p.kind == CXCursor_IfStmt
+                                    || p.kind == CXCursor_SwitchStmt
+                                    || p.kind == CXCursor_CaseStmt
+                                    || p.kind == CXCursor_DefaultStmt
+                                    || p.kind == CXCursor_ConditionalOperator
+                                    || p.kind == CXCursor_LambdaExpr)) return false;
+        }
+        return c != null && block.children.indexOf(c) > block.children.indexOf(d.parent);
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */
