@@ -116,6 +116,9 @@ final class ClangFractions {
         Boolean floor = null;
         ClangNode arg = null;
         if (isExplicitCast(s) && integral(s.canonKind)) {
+            // (int)floor(x): the floor's whole number, converted (session 70 round F: a resampler's input index)
+            Whole inner = operandOf(s) == null ? null : whole(operandOf(s));
+            if (inner != null) return inner;
             floor = Boolean.FALSE;
             arg = operandOf(s);
         } else if (s.kind == CXCursor_CallExpr && arguments(s).size() == 1) {
