@@ -519,7 +519,8 @@ class CompileDatabaseTest {
                     && f.path("message").asText().startsWith("-march"))
                 at.add(f.path("file").asText() + " " + f.path("level").asText());
         }
-        assertThat(at).containsExactly("cmake/Modules/dspTargetProperties.cmake warning");
+        // (a note since session 70: -march=native only changes how host code rounds, and mix.c tests no NaN)
+        assertThat(at).containsExactly("cmake/Modules/dspTargetProperties.cmake note");
     }
 
     /**
@@ -540,8 +541,8 @@ class CompileDatabaseTest {
         List<String> at = new ArrayList<>();
         for (JsonNode f : report.path("findings")) {
             String rule = f.path("ruleId").asText();
-            if ((rule.equals("NL002") || rule.equals("NL006"))
-                    && !f.path("level").asText().equals("note"))
+            // every level: since session 70 host fast-math is a note where no NaN test folds (FlagHazard)
+            if (rule.equals("NL002") || rule.equals("NL006"))
                 at.add(rule + " " + f.path("file").asText() + ":"
                         + f.path("line").asInt());
         }
