@@ -29,6 +29,17 @@ class CudaSourceAnalyzerTest {
         return new TestScanContext(fixtures(sub)).projectContext(bc).run(new CudaSourceAnalyzer());
     }
 
+    /**
+     * A scan of the named files of the default fixture tree, copied into {@code dir}: the message tests read one or two
+     * files, and a scan of the whole tree (about 270 files) cost 30 s of the build; FixtureTest scans the tree.
+     */
+    private static TestScanContext scanDefault(Path dir, String... names) throws Exception {
+        for (String name : names) {
+            Files.copy(fixtures("default").resolve(name), dir.resolve(name));
+        }
+        return new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+    }
+
     // The fixtures' inline expectations are checked by the one fixture runner, dev.numlint.fixtures.FixtureTest;
     // the tests here check what expectations cannot say (messages, related locations, notifications, API).
 
@@ -426,8 +437,8 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
-    void malformedFunctionLosesOnlyItself() throws Exception {
-        TestScanContext ctx = scan("default", BuildContext.defaults());
+    void malformedFunctionLosesOnlyItself(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanDefault(dir, "malformed.cu");
         // the hand-written parser's parse error is folded into Clang's one notice of the file (ClangErrorNoticeTest)
         List<Notification> malformed = ctx.notifications().stream()
                 .filter(n -> "malformed.cu".equals(n.file()))
@@ -515,8 +526,8 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
-    void messagesNameExpressionAndConsequence() throws Exception {
-        TestScanContext ctx = scan("default", BuildContext.defaults());
+    void messagesNameExpressionAndConsequence(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanDefault(dir, "conversions.cu", "promotion.cu");
         Finding cast = ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL001")
                         && f.location().file().equals("conversions.cu")
@@ -536,15 +547,17 @@ class CudaSourceAnalyzerTest {
         assertThat(cast.function()).isEqualTo("reconstruct");
         assertThat(cast.fingerprintKey()).doesNotContain("16");
         Finding promo = ctx.findings().stream()
-                .filter(f -> f.ruleId().equals("NL008") && f.location().startLine() == 6)
+                .filter(f -> f.ruleId().equals("NL008")
+                        && f.location().file().equals("promotion.cu")
+                        && f.location().startLine() == 6)
                 .findFirst()
                 .orElseThrow();
         assertThat(promo.message().replace(" ", "")).contains("4.0/(1.0+x*x)").contains("1.0");
     }
 
     @Test
-    void aValueProvenNonNegativeIsReportedWithAnAboveRangeExample() throws Exception {
-        TestScanContext ctx = scan("default", BuildContext.defaults());
+    void aValueProvenNonNegativeIsReportedWithAnAboveRangeExample(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanDefault(dir, "range_by_construction.cu");
         java.util.Map<String, String> byExpr = new java.util.HashMap<>();
         ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL001") && f.location().file().equals("range_by_construction.cu"))
@@ -572,8 +585,8 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
-    void exactDoubleFunctionsCostOnlySpeed() throws Exception {
-        TestScanContext ctx = scan("default", BuildContext.defaults());
+    void exactDoubleFunctionsCostOnlySpeed(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanDefault(dir, "exact_functions.cu");
         java.util.function.IntFunction<String> at = line -> ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL008")
                         && f.location().file().equals("exact_functions.cu")
@@ -596,8 +609,8 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
-    void exactDoubleRoundingAndConstantStepsSaySo() throws Exception {
-        TestScanContext ctx = scan("default", BuildContext.defaults());
+    void exactDoubleRoundingAndConstantStepsSaySo(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanDefault(dir, "exactness.cu", "sums_steps.cu");
         java.util.function.BiFunction<String, Integer, Finding> at = (rule, line) -> ctx.findings().stream()
                 .filter(f -> f.ruleId().equals(rule)
                         && f.location().file().equals(rule.equals("NL008") ? "exactness.cu" : "sums_steps.cu")
