@@ -150,6 +150,34 @@ public final class DefUse {
     }
 
     /**
+     * Instruction indices of the definitions of {@code reg} at instructions {@code from} to {@code to} (both included),
+     * ascending: a binary search over the register's sites, so a query per block of a loop costs the block, not every
+     * definition of the register (40,000 one-block loops over one counter register were 1.6 billion steps).
+     */
+    public int[] defsWithin(String reg, int from, int to) {
+        Integer id = regIds.get(reg);
+        if (id == null || from > to) return new int[0];
+        int[] sites = defsOfReg[id];
+        int lo = firstSiteAtOrAfter(sites, from);
+        int hi = firstSiteAtOrAfter(sites, to + 1);
+        int[] r = new int[hi - lo];
+        for (int i = lo; i < hi; i++) r[i - lo] = siteInstr[sites[i]];
+        return r;
+    }
+
+    /** The position in {@code sites} (ascending instruction order) of the first site at or after {@code instr}. */
+    private int firstSiteAtOrAfter(int[] sites, int instr) {
+        int lo = 0;
+        int hi = sites.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (siteInstr[sites[mid]] < instr) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+
+    /**
      * Instruction indices of the definitions of {@code reg} that reach the point just before instruction
      * {@code instr} (empty when the register is only defined outside the function, e.g. never written).
      */

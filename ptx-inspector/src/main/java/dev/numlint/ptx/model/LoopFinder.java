@@ -98,8 +98,9 @@ final class LoopFinder {
             }
             // induction: exactly one def in the loop, "add iv, iv, step"
             int stepDef = -1;
-            for (int d : du.allDefs(iv.name())) {
-                if (body.get(fn.instruction(d).block())) {
+            for (int lb = body.nextSetBit(0); lb >= 0 && stepDef != -2; lb = body.nextSetBit(lb + 1)) {
+                BasicBlock in = bs.get(lb);
+                for (int d : du.defsWithin(iv.name(), in.first(), in.last())) {
                     if (stepDef >= 0) {
                         stepDef = -2;
                         break;
