@@ -50,8 +50,9 @@ final class ClangAllDefinitions {
             // a local of the function (a parameter's first value is its caller's, no definition here)
             if (n.kind == CXCursor_VarDecl && usr.equals(n.usr)) local[0] = true;
             if (other[0]) return;
-            if (n.kind == CXCursor_DeclStmt || n.kind == CXCursor_BinaryOperator) {
-                ClangNode v = ClangIntervals.definition(n, usr);
+            // a comma's operands are visited themselves
+            if (n.kind == CXCursor_DeclStmt || n.kind == CXCursor_BinaryOperator && !n.spelling.equals(",")) {
+                ClangNode v = definition(n, usr);
                 if (v != null) values.add(v);
             } else if (n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && ClangSyntax.written(n)) {
                 ClangNode p = ClangSyntax.outermost(n).parent;
@@ -166,5 +167,39 @@ final class ClangAllDefinitions {
             }
         });
         return init[0] != null ? init[0] : n;
+    }
+
+    /** The one value of a braced initializer of a scalar ({@code const float s{std::max(x, 0.01f)}}), else {@code init}. */
+    private static ClangNode braced(ClangNode init) {
+        ClangNode n = init;
+        while (n.kind == CXCursor_UnexposedExpr && n.children.size() == 1) n = n.children.get(0);
+        return n.kind == CXCursor_InitListExpr && n.children.size() == 1 && n.canonKind == init.canonKind
+                ? n.children.get(0)
+                : init;
+    }
+
+    /**
+     * The value a statement stores into the whole variable: {@code v = e;} or {@code T v = e;}, also as an operand of a
+     * comma ({@code for (rc = 0, col = 0; ...)}, the later write when both write it); else null.
+     */
+    static ClangNode definition(ClangNode st, String usr) {
+        if (st.kind == CXCursor_BinaryOperator && st.spelling.equals(",") && st.children.size() == 2) {
+            ClangNode later = definition(st.children.get(1), usr);
+            return later != null ? later : definition(st.children.get(0), usr);
+        }
+        if (st.kind == CXCursor_DeclStmt) {
+            for (ClangNode d : st.children) {
+                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr) && !d.children.isEmpty()) {
+                    ClangNode init = braced(d.children.get(d.children.size() - 1));
+                    return ClangSyntax.clang_isExpressionKind(init.kind) ? init : null;
+                }
+            }
+            return null;
+        }
+        if (st.kind == CXCursor_BinaryOperator && st.spelling.equals("=") && st.children.size() == 2) {
+            ClangNode l = ClangSyntax.strip(st.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) return st.children.get(1);
+        }
+        return null;
     }
 }

@@ -105,7 +105,8 @@ final class ClangFractions {
 
     /**
      * A whole part taken of {@code operand} (under floating casts): {@code floor} true for a floor, false for a
-     * truncation (an explicit conversion to an integer type, {@code trunc}).
+     * truncation (an explicit conversion to an integer type, {@code trunc}, the value of an assignment to an integer
+     * variable).
      */
     record Whole(boolean floor, ClangNode operand) {}
 
@@ -121,6 +122,12 @@ final class ClangFractions {
             if (inner != null) return inner;
             floor = Boolean.FALSE;
             arg = operandOf(s);
+        } else if (s.kind == CXCursor_BinaryOperator && s.spelling.equals("=") && s.children.size() == 2) {
+            // frac = rc - (c = rc): the value of an assignment to an integer variable is the truncation it stored
+            ClangNode v = strip(s.children.get(1));
+            if (!integral(s.canonKind) || v == null || !floating(v.canonKind)) return null;
+            floor = Boolean.FALSE;
+            arg = v;
         } else if (s.kind == CXCursor_CallExpr && arguments(s).size() == 1) {
             String name = callee(s).replace("std::", "");
             floor = FLOORS.contains(name) ? Boolean.TRUE : TRUNCATIONS.contains(name) ? Boolean.FALSE : null;

@@ -99,6 +99,10 @@ final class ClangIntervals {
                 double[] mask = ClangFractions.masked(n);
                 if (mask == null) mask = ClangShifts.of(n, e -> eval(e, fn, depth - 1)); // (hi << 8) + lo, x >> k
                 if (mask != null) return mask;
+                if (n.spelling.equals("=") && n.children.size() == 2) { // an assignment's value (rc = col = 0)
+                    double[] v = eval(n.children.get(1), fn, depth - 1);
+                    return integral(n.canonKind) ? truncated(v) : v; // converted as a cast converts
+                }
                 if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/%".indexOf(n.spelling.charAt(0)) < 0)
                     return comparison(n) ? new double[] {0, 1} : unknown();
                 double[] frac = ClangFractions.modulo(unit, n);
@@ -483,7 +487,8 @@ final class ClangIntervals {
                     && p.children.size() >= 4
                     && (declares(p.children.get(0), usr)
                             || p.children.get(0).kind == CXCursor_BinaryOperator
-                                    && definition(p.children.get(0), usr) != null)) return counter(p, ref, fn, depth);
+                                    && ClangAllDefinitions.definition(p.children.get(0), usr) != null))
+                return counter(p, ref, fn, depth);
         }
         double[] r = reachingFrom(ref, ref, fn, depth);
         return r != null ? r : ClangAllDefinitions.hull(unit, fn, usr, e -> eval(e, fn, depth - 1));
@@ -501,7 +506,7 @@ final class ClangIntervals {
                 // a statement under a label (case K: v = ...;) runs on entry through it; what is before, maybe not
                 boolean label = ClangSyntax.labelled(p.children.get(j)) != p.children.get(j);
                 ClangNode st = ClangSyntax.labelled(p.children.get(j));
-                ClangNode def = definition(st, usr);
+                ClangNode def = ClangAllDefinitions.definition(st, usr);
                 // a static local keeps the value a later write left in the previous call
                 if (def != null && st.kind == CXCursor_DeclStmt && lasting(st) && writesIn(fn.node(), usr)) return null;
                 if (def != null) return eval(def, fn, depth - 1);
@@ -565,7 +570,7 @@ final class ClangIntervals {
         ClangNode decl = null;
         for (ClangNode d : loop.children.get(0).children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) decl = d;
         if (decl == null) decl = declaration(fn, usr); // assigned in the initialization: declared before the loop
-        ClangNode init = loop.children.get(0), def = definition(init, usr);
+        ClangNode init = loop.children.get(0), def = ClangAllDefinitions.definition(init, usr);
         if (decl == null || def == null) return null;
         List<ClangNode> steps = new ArrayList<>();
         boolean[] other = new boolean[1];
@@ -706,10 +711,10 @@ final class ClangIntervals {
      * defines it whole; null when it writes it otherwise or not at all.
      */
     private static ClangNode lastDefinition(ClangNode body, String usr) {
-        if (body.kind != CXCursor_CompoundStmt) return definition(body, usr);
+        if (body.kind != CXCursor_CompoundStmt) return ClangAllDefinitions.definition(body, usr);
         for (int j = body.children.size() - 1; j >= 0; j--) {
             ClangNode st = body.children.get(j);
-            ClangNode def = definition(st, usr);
+            ClangNode def = ClangAllDefinitions.definition(st, usr);
             if (def != null) return def;
             if (writesIn(st, usr) || declares(st, usr)) return null;
         }
@@ -741,33 +746,6 @@ final class ClangIntervals {
 
     private static boolean isLoop(ClangNode n) {
         return n.kind == CXCursor_ForStmt || n.kind == CXCursor_WhileStmt || n.kind == CXCursor_DoStmt;
-    }
-
-    /** The one value of a braced initializer of a scalar ({@code const float s{std::max(x, 0.01f)}}), else {@code init}. */
-    private static ClangNode braced(ClangNode init) {
-        ClangNode n = init;
-        while (n.kind == CXCursor_UnexposedExpr && n.children.size() == 1) n = n.children.get(0);
-        return n.kind == CXCursor_InitListExpr && n.children.size() == 1 && n.canonKind == init.canonKind
-                ? n.children.get(0)
-                : init;
-    }
-
-    /** The value a statement stores into the whole variable: {@code v = e;} or {@code T v = e;}; else null. */
-    static ClangNode definition(ClangNode st, String usr) {
-        if (st.kind == CXCursor_DeclStmt) {
-            for (ClangNode d : st.children) {
-                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr) && !d.children.isEmpty()) {
-                    ClangNode init = braced(d.children.get(d.children.size() - 1));
-                    return clang_isExpressionKind(init.kind) ? init : null;
-                }
-            }
-            return null;
-        }
-        if (st.kind == CXCursor_BinaryOperator && st.spelling.equals("=") && st.children.size() == 2) {
-            ClangNode l = strip(st.children.get(0));
-            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) return st.children.get(1);
-        }
-        return null;
     }
 
     /** A declaration of a static or thread-local local: its initializer runs once. */
