@@ -114,6 +114,7 @@ final class ClangIntervals {
                 double[] ratio = n.spelling.equals("/") ? ClangExtremes.ratio(unit, n, fn) : null;
                 if (ratio == null && n.spelling.equals("/") && fn != null)
                     ratio = ClangCounterRatios.ratio(unit, n, (loop, ref) -> counter(loop, ref, fn, depth));
+                if (ratio == null) ratio = ClangLoopMeans.of(unit, n, fn, e -> eval(e, fn, depth - 1)); // s / n, a mean
                 if (ratio != null) return ratio;
                 double[] a = eval(n.children.get(0), fn, depth - 1);
                 double[] b = eval(n.children.get(1), fn, depth - 1);
