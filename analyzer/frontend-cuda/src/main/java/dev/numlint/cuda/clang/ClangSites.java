@@ -104,7 +104,8 @@ final class ClangSites {
         for (ClangUnit.Function fn : unit.functions()) {
             fn.node().forEach(n -> {
                 boolean overloaded = overloadedUpdate(n);
-                if (n.children.size() != 2 && !overloaded || !floating(n.canonKind)) return;
+                int kind = realKind(n); // a C99 complex sum accumulates its real and imaginary parts as its element
+                if (n.children.size() != 2 && !overloaded || kind < 0) return;
                 ClangNode lhs = n.children.get(0);
                 ClangNode term;
                 boolean viaFma = false;
@@ -139,7 +140,7 @@ final class ClangSites {
                                 && (integral(bare.canonKind)
                                         || bare.value != null && bare.value == Math.rint(bare.value))
                                 && !viaFma
-                        || n.canonKind == CXType_Double && !viaFma && ClangDyadicTerms.exact(term, fn)
+                        || kind == CXType_Double && !viaFma && ClangDyadicTerms.exact(term, fn)
                         || !viaFma && ClangTables.exactProduct(unit, term);
                 boolean tree = reads[0] && strip(lhs) != null && strip(lhs).kind == CXCursor_ArraySubscriptExpr;
                 // the terms a recurrence would read the accumulator through: an fma's two factors, else the term
@@ -149,12 +150,12 @@ final class ClangSites {
                         n,
                         lhs,
                         term,
-                        n.canonKind == CXType_Double || n.canonKind == CXType_LongDouble,
+                        kind == CXType_Double || kind == CXType_LongDouble,
                         n.canon,
                         whole,
                         tree,
                         recurrence,
-                        reads[1] && term.value == null && ClangSteps.varies(term, lhs, n, fn),
+                        reads[1] && term.value == null && ClangSteps.varies(unit, term, lhs, n, fn),
                         gridStrides.around(n, fn, root),
                         viaFma,
                         elementwise(lhs, n, term, fn),
@@ -162,6 +163,18 @@ final class ClangSites {
             });
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The floating kind of {@code n}'s value: its own, or for a C99 complex ({@code float complex corr; corr += a[j] *
+     * b[j];}, session 71 round B: a GPS receiver's correlators) its element's; -1 for anything else.
+     */
+    static int realKind(ClangNode n) {
+        if (floating(n.canonKind)) return n.canonKind;
+        if (n.canonKind != CXType_Complex || n.canon == null) return -1;
+        if (n.canon.contains("long double")) return CXType_LongDouble;
+        if (n.canon.contains("double")) return CXType_Double;
+        return n.canon.contains("float") ? CXType_Float : -1;
     }
 
     /**

@@ -11,8 +11,8 @@ import java.util.List;
  * {@link ClangSites.Sum}), by Clang's declarations and def-use, as the hand-written front end's
  * {@code AccumulationSites.variesWithLoop}: a term that reads only variables and fields of named structs that no
  * carrying loop declares, writes, increments, takes the address of or passes by reference ({@code ra += dir.z} with
- * {@code dir} a parameter the loop never changes) steps by a constant: a stepping, not a sum of data. An element, a
- * call, a pointer's target ({@code p->z}, {@code *p}) or a member of {@code this} may change with any store. The
+ * {@code dir} a parameter the loop never changes), or calls whose value the intervals prove is one number, steps by a
+ * constant: a stepping, not a sum of data. An element, another call, a pointer's target ({@code p->z}, {@code *p}) or a member of {@code this} may change with any store. The
  * carrying loops are those around the update inside the accumulator's declaration.
  */
 final class ClangSteps {
@@ -22,7 +22,7 @@ final class ClangSteps {
     private ClangSteps() {}
 
     /** Whether {@code term}, added to {@code lhs} by the update {@code update} in {@code fn}, varies with its loops. */
-    static boolean varies(ClangNode term, ClangNode lhs, ClangNode update, ClangUnit.Function fn) {
+    static boolean varies(ClangUnit unit, ClangNode term, ClangNode lhs, ClangNode update, ClangUnit.Function fn) {
         List<ClangNode> loops = carryingLoops(lhs, update, fn);
         if (loops.isEmpty()) return true;
         ClangNode outermost = loops.get(loops.size() - 1);
@@ -30,7 +30,10 @@ final class ClangSteps {
         boolean[] memory = new boolean[1];
         term.forEach(x -> {
             switch (x.kind) {
-                case CXCursor_CallExpr, CXCursor_ArraySubscriptExpr, CXCursor_CXXThisExpr -> memory[0] = true;
+                    // a call whose value is one number (CppEphem's sec_per_day(), returning 86400.0: a wrap loop's
+                    // while (secs < 0.0) secs += sec_per_day();, session 71 round H) steps by a constant
+                case CXCursor_CallExpr -> memory[0] |= !oneValue(unit.interval(x, fn));
+                case CXCursor_ArraySubscriptExpr, CXCursor_CXXThisExpr -> memory[0] = true;
                 case CXCursor_UnaryOperator -> {
                     if (x.spelling.equals("*")) memory[0] = true;
                 }
@@ -52,6 +55,10 @@ final class ClangSteps {
             if (changed(outermost, v)) return true; // written, incremented or aliased there (counters included)
         }
         return false;
+    }
+
+    private static boolean oneValue(double[] x) {
+        return x[0] == x[1] && !Double.isInfinite(x[0]);
     }
 
     /**
