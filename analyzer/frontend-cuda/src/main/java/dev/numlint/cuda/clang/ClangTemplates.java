@@ -103,49 +103,6 @@ final class ClangTemplates {
                 n, op, how, from, to, true, bytes, true, guard != null, guard, true, fn, name));
     }
 
-    /**
-     * The floating type a dependent arithmetic operand has whatever arithmetic type its parameter is: {@code (1 - dr)
-     * * d[0] + dr * d[1]} with {@code float dr} and {@code const T *d} is at least {@code float} by the usual
-     * arithmetic conversions (double where a double operand is in it), so a cast of it to an unsigned type converts
-     * floating data for every instantiation, an integer one too (session 58 round B: an image class template's
-     * {@code Image<unsigned char>} blend was silent). Null when no operand of the sum or product is floating, or the
-     * operand is not built by + - * / alone.
-     */
-    static String arithmeticFloating(ClangNode op) {
-        ClangNode s = strip(op);
-        // std::min(zMin + d[i], zMaxClamp): its arguments have one type, a floating one's where one is floating
-        // (session 65 round D: a raster codec's cast to T of that call was reported at no level)
-        if (s != null && s.kind == CXCursor_CallExpr && SAME_TYPE.contains(callee(s))) {
-            for (ClangNode a : arguments(s)) {
-                ClangNode x = strip(a);
-                if (x != null && floating(x.canonKind)) return x.canonKind == CXType_Float ? "float" : "double";
-                String r = a == null ? null : arithmeticFloating(a);
-                if (r != null) return r;
-            }
-            return null;
-        }
-        if (s == null || s.kind != CXCursor_BinaryOperator) return null;
-        String[] widest = new String[1];
-        java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(List.of(s));
-        while (!todo.isEmpty()) {
-            ClangNode n = strip(todo.pop());
-            if (n == null) continue;
-            if (floating(n.canonKind)) {
-                if (widest[0] == null || n.canonKind != CXType_Float)
-                    widest[0] = n.canonKind == CXType_Float ? "float" : "double";
-            } else if (n.kind == CXCursor_BinaryOperator
-                    && n.children.size() == 2
-                    && "+-*/".contains(n.spelling)
-                    && n.spelling.length() == 1) {
-                todo.addAll(n.children);
-            }
-        }
-        return widest[0];
-    }
-
-    /** Functions whose arguments and result have one type: std::min, std::max, std::clamp. */
-    private static final java.util.Set<String> SAME_TYPE = java.util.Set.of("min", "max", "clamp");
-
     /** A template parameter's canonical name in a type's spelling ("type-parameter-0-1"). */
     private static final java.util.regex.Pattern TYPE_PARAMETER =
             java.util.regex.Pattern.compile("type-parameter-\\d+-\\d+");

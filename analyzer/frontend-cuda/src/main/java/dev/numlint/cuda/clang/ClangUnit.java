@@ -457,7 +457,7 @@ public final class ClangUnit {
         if (s != null && (integral(s.canonKind) || address(s.canonKind))) return null;
         if (ClangDependentTypes.integerRounding(s == null ? op : s)) return null;
         // arithmetic with a double (zMin + d[i]) is double whatever the parameter's instantiation
-        String arithmetic = ClangTemplates.arithmeticFloating(s == null ? op : s);
+        String arithmetic = ClangTemplateArithmetic.arithmeticFloating(s == null ? op : s);
         if ("double".equals(arithmetic)) return arithmetic;
         String param = ClangMemberTemplates.param(this, in, s == null ? op : s);
         String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
