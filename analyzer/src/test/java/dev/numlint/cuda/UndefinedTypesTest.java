@@ -80,4 +80,16 @@ class UndefinedTypesTest {
         t.add(Map.of("namespace", 2, "class", 1));
         assertThat(t.summary(true)).isNull();
     }
+
+    /**
+     * Session 71 round B (a GNSS receiver in C): a radio's header that nothing of the build includes, read as C without
+     * the {@code <stdbool.h>} its includers bring, shows {@code bool} as an unknown type name. An integer type of the
+     * language: not named, and no notice for it alone.
+     */
+    @Test
+    void boolOfACHeaderReadAloneIsNotNamed() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add(Map.of("bool", 3));
+        assertThat(t.summary(true)).isNull();
+    }
 }

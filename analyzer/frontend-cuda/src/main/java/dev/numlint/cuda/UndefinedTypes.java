@@ -82,7 +82,10 @@ final class UndefinedTypes {
                 "nullptr",
                 "thread_local",
                 "alignas",
-                "static_assert"));
+                "static_assert",
+                // C++'s and C23's bool, stdbool.h's before: a C header read alone, without the <stdbool.h> its
+                // includers bring (session 71 round B: a GNSS receiver's copy of a radio's libbladeRF.h)
+                "bool"));
         // keywords of a later language standard than a header's parse used ("unknown type name 'requires'" of a
         // C++20 header read as C++17) and the standard library's own names, which a header read without its
         // includers' #include <vector> does not see ("no template named 'vector'"): defined by the language and
