@@ -81,4 +81,23 @@ class AngleIncludesTest {
             assertThat(ScanHits.of(r)).contains("test/timer.cc:2 NL001 ERROR");
         }
     }
+
+    /**
+     * Session 71 round A (an ultrasound simulator): a host {@code .cpp} the build does not compile, read with flags that
+     * do not name the toolkit, stops at {@code <cuda.h>}. The notice said that no directory numlint may read holds it
+     * (and that the system holds it under /usr/include/linux, the kernel's header of that name); it names the toolkit.
+     */
+    @Test
+    void aToolkitHeaderTheFlagsDoNotNameIsSaidToBeTheToolkits(@TempDir Path dir) throws Exception {
+        Path include = Files.createDirectories(dir.resolve("cuda/include"));
+        Files.writeString(include.resolve("cuda.h"), "#pragma once\n");
+        assertThat(ClangSupplements.headerAdvice("cuda.h", dir.resolve("cuda")))
+                .startsWith("the CUDA toolkit holds it in " + include + ", which this file's compile command does not"
+                        + " name;")
+                .endsWith("--nvcc-flags \"-I" + include + "\"")
+                .doesNotContain("no directory");
+        assertThat(ClangSupplements.headerAdvice("not_a_library_header_anywhere.h", dir.resolve("cuda")))
+                .startsWith("no directory numlint may read holds it")
+                .endsWith("install the library's headers under /usr/include or scan its include directory too");
+    }
 }

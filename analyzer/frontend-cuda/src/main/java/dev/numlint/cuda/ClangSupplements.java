@@ -9,6 +9,7 @@ import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.rules.Quote;
 import dev.numlint.spi.FindingSink;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -323,10 +324,7 @@ final class ClangSupplements {
                     errorLine(unit.firstError()),
                     Level.NOTE,
                     "clang-header-missing",
-                    "Clang stopped at #include <" + system + ">: no directory numlint may read holds it (the"
-                            + " scanned tree, the CUDA toolkit, the system's header directories); the file is analyzed"
-                            + " without the types it declares, so conversions and atomics of them can be missed: "
-                            + headerAdvice(system)));
+                    "Clang stopped at #include <" + system + ">: " + headerAdvice(system, fe.toolkit())));
         } else if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             // held: the hand-written parser's parse errors in this file are folded into it (supplement)
             supplement.errors(new Notification(
@@ -576,12 +574,23 @@ final class ClangSupplements {
      * ({@code <opencv2/core/core.hpp>} in {@code /usr/include/opencv4}, which OpenCV 4's build adds with {@code -I}),
      * else install it.
      */
-    static String headerAdvice(String header) {
+    static String headerAdvice(String header, Path toolkit) {
+        String missed = "; the file is analyzed without the types it declares, so conversions and atomics of them can"
+                + " be missed: ";
+        // <cuda.h>, <cuda_runtime_api.h> in a host file whose flags do not name the toolkit (session 71 round A: an
+        // ultrasound simulator's .cpp files the build does not compile were told no directory held them)
+        Path inToolkit = toolkit == null ? null : toolkit.resolve("include");
+        if (inToolkit != null && Files.isRegularFile(inToolkit.resolve(header)))
+            return "the CUDA toolkit holds it in " + inToolkit + ", which this file's compile command does not name"
+                    + missed + "give the build's compile commands (-p) or --nvcc-flags \"-I" + inToolkit + "\"";
         Path sub = dev.numlint.toolchain.IncludePolicy.systemSubdirectoryOf(header);
+        String nowhere = "no directory numlint may read holds it (the scanned tree, the CUDA toolkit, the system's"
+                + " header directories)";
         return sub != null
-                ? "the system holds it under " + sub + ", which this file's compile command does not name: give the"
-                        + " build's compile commands (-p) or --nvcc-flags \"-I" + sub + "\""
-                : "install the library's headers under /usr/include or scan its include directory too";
+                ? nowhere + missed + "the system holds it under " + sub + ", which this file's compile command does not"
+                        + " name: give the build's compile commands (-p) or --nvcc-flags \"-I" + sub + "\""
+                : nowhere + missed + "install the library's headers under /usr/include or scan its include directory"
+                        + " too";
     }
 
     /**
