@@ -60,4 +60,17 @@ class RunGroupsTest {
                 cast("NL003", "to_bytes", 11, "(uint8_t)", Level.WARNING));
         assertThat(RunGroups.group(in)).isEqualTo(in);
     }
+
+    /**
+     * Session 71 round C (an edge detector's launch passing {@code 255*threshold1, 255*threshold2} to byte parameters):
+     * two members on one line said "1 more like it at lines " with nothing after it.
+     */
+    @Test
+    void membersOnTheFirstOnesLineAreSaidToBeOnTheSameLine() {
+        List<Finding> out = RunGroups.group(List.of(
+                cast("NL001", "to_bytes", 10, "(uint8_t)", Level.ERROR),
+                cast("NL001", "to_bytes", 10, "(uint8_t)", Level.ERROR)));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).message()).endsWith("; 1 more like it at the same line");
+    }
 }

@@ -101,7 +101,10 @@ final class RunGroups {
             if (!lines.contains(l) && l != first.location().startLine()) lines.add(l);
         }
         String shown;
-        if (lines.size() == 1) shown = "line " + lines.get(0);
+        // every other member on the first one's line (two launches' arguments in one call, session 71 round C): the
+        // message said "1 more like it at lines " with no line after it
+        if (lines.isEmpty()) shown = "the same line";
+        else if (lines.size() == 1) shown = "line " + lines.get(0);
         else if (lines.size() <= 4)
             shown = "lines "
                     + String.join(", ", lines.stream().map(String::valueOf).toList());
