@@ -20,7 +20,16 @@ typedef enum cufftResult_t {
     CUFFT_EXEC_FAILED = 0x6,
     CUFFT_SETUP_FAILED = 0x7,
     CUFFT_INVALID_SIZE = 0x8,
-    CUFFT_UNALIGNED_DATA = 0x9
+    CUFFT_UNALIGNED_DATA = 0x9,
+    /* the codes of CUDA 12's cufft.h after 0x9: a project's error-string switch names them all (session 71 round A:
+       an ultrasound simulator's cufft_helpers.h, a Clang error per unit that includes it) */
+    CUFFT_INCOMPLETE_PARAMETER_LIST = 0xA,
+    CUFFT_INVALID_DEVICE = 0xB,
+    CUFFT_PARSE_ERROR = 0xC,
+    CUFFT_NO_WORKSPACE = 0xD,
+    CUFFT_NOT_IMPLEMENTED = 0xE,
+    CUFFT_LICENSE_ERROR = 0x0F,
+    CUFFT_NOT_SUPPORTED = 0x10
 } cufftResult;
 
 typedef float cufftReal;
