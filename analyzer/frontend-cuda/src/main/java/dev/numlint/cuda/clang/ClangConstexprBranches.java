@@ -10,12 +10,14 @@ import java.util.regex.Pattern;
 
 /**
  * The branches of an {@code if constexpr} that an instantiation of a function template discards: a conversion in a
- * discarded branch is not compiled in that instantiation ({@code if constexpr (std::is_same_v<To, From>) return v;
+ * discarded branch is not compiled in that instantiation (nor run, in the branch a plain {@code if} of such a test
+ * leaves) ({@code if constexpr (std::is_same_v<To, From>) return v;
  * else if constexpr (std::is_floating_point_v<From> && std::is_unsigned_v<To>) return static_cast<To>(v * 255 +
  * 0.5f); else return static_cast<To>(v);}: with To = unsigned char and From = float only the second branch is; session
  * 62 round A, an upscaler's {@code cast<To, From>}). The test is read from its text, when it is made of the standard
  * type traits {@code is_same}, {@code is_floating_point}, {@code is_integral}, {@code is_unsigned}, {@code is_signed},
  * {@code is_arithmetic} (as {@code _v<...>} or {@code <...>::value}, in {@code std::} or {@code cuda::std::}), {@code
+ * sizeof} of a type or of a value parameter compared with a constant (LP64 sizes), {@code
  * true}, {@code false}, {@code !}, {@code &&}, {@code ||} and parentheses, over the template's own type parameters and
  * fundamental types; anything else leaves the branch as compiled. Function templates of no class template only.
  */
@@ -28,18 +30,45 @@ final class ClangConstexprBranches {
         for (ClangNode p = fn.node().parent; p != null; p = p.parent)
             if (p.kind == CXCursor_ClassTemplate || p.kind == CXCursor_ClassTemplatePartialSpecialization) return false;
         List<String> names = ClangTemplates.templateParameterNames(fn);
+        Map<String, String> params = new java.util.HashMap<>();
+        for (ClangNode q : ClangCallSites.parameters(fn.node()))
+            if (q.spelling != null && q.type != null) params.put(q.spelling, q.type);
         ClangNode c = n;
         for (ClangNode p = n.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             if (p.kind != CXCursor_IfStmt || p.children.size() < 2) continue;
             int branch = p.children.indexOf(c);
-            if (branch < 1 || !CONSTEXPR.matcher(unit.text(p)).lookingAt()) continue;
-            Boolean holds = new Reader(unit.text(p.children.get(0)), names, args).read();
+            // a plain if's test of the same traits is a constant of the instantiation too: the branch it leaves is
+            // compiled but never runs (if (sizeof (val) == 1 && ...) { ... uint8_t (val) ... } of a float val:
+            // session 71 round D, a video filter's fill_block<T>)
+            if (branch < 1 || !IF.matcher(unit.text(p)).lookingAt()) continue;
+            Boolean holds = new Reader(unit.text(p.children.get(0)), names, args, params).read();
             if (holds != null && (branch == 1 ? !holds : holds)) return true;
         }
         return false;
     }
 
-    private static final Pattern CONSTEXPR = Pattern.compile("if\\s+constexpr\\b");
+    private static final Pattern IF = Pattern.compile("if\\b");
+
+    /** {@code sizeof (x) == 1}, {@code sizeof(T) != 4}: the size of a parameter or a type against a constant. */
+    private static final Pattern SIZEOF = Pattern.compile(
+            "sizeof\\s*\\(\\s*([A-Za-z_][\\w:]*(?:\\s+[A-Za-z_]\\w*)*)\\s*\\)\\s*(==|!=|<=|>=|<|>)\\s*(\\d+)\\b");
+
+    /** The sizes of the fundamental types on LP64 (x86-64, AArch64, and the GPU's compilation of host types). */
+    private static final Map<String, Integer> SIZES = Map.ofEntries(
+            Map.entry("bool", 1),
+            Map.entry("char", 1),
+            Map.entry("signed char", 1),
+            Map.entry("unsigned char", 1),
+            Map.entry("short", 2),
+            Map.entry("unsigned short", 2),
+            Map.entry("int", 4),
+            Map.entry("unsigned int", 4),
+            Map.entry("long", 8),
+            Map.entry("unsigned long", 8),
+            Map.entry("long long", 8),
+            Map.entry("unsigned long long", 8),
+            Map.entry("float", 4),
+            Map.entry("double", 8));
 
     private static final Pattern TRAIT = Pattern.compile("(?:::\\s*)?(?:cuda\\s*::\\s*)?(?:std\\s*::\\s*)?"
             + "(is_same|is_floating_point|is_integral|is_unsigned|is_signed|is_arithmetic)\\s*(_v)?\\s*<");
@@ -66,12 +95,14 @@ final class ClangConstexprBranches {
         private final String s;
         private final List<String> names;
         private final List<String> args;
+        private final Map<String, String> params;
         private int i;
 
-        Reader(String s, List<String> names, List<String> args) {
+        Reader(String s, List<String> names, List<String> args, Map<String, String> params) {
             this.s = s == null ? "" : s;
             this.names = names;
             this.args = args;
+            this.params = params;
         }
 
         Boolean read() {
@@ -122,6 +153,11 @@ final class ClangConstexprBranches {
             if (word("true")) return Boolean.TRUE;
             if (word("false")) return Boolean.FALSE;
             skip();
+            Matcher z = SIZEOF.matcher(s).region(i, s.length());
+            if (z.lookingAt()) {
+                i = z.end();
+                return sized(z.group(1), z.group(2), Long.parseLong(z.group(3)));
+            }
             Matcher m = TRAIT.matcher(s).region(i, s.length());
             if (!m.lookingAt()) {
                 i = s.length(); // unread: the whole test is unknown
@@ -145,6 +181,24 @@ final class ClangConstexprBranches {
             i++;
             if (m.group(2) == null && !(eat("::") && word("value"))) return null;
             return trait(m.group(1), types);
+        }
+
+        /** {@code sizeof (x) op k} of a value parameter or a type; null when its size is unknown. */
+        private Boolean sized(String of, String op, long k) {
+            String declared = params.get(of.trim());
+            String t = declared != null
+                    ? type(declared.replaceAll("\\bconst\\b|&", "").trim())
+                    : type(of);
+            Integer size = t == null ? null : SIZES.get(t); // of a reference: the referred type's
+            if (size == null) return null;
+            return switch (op) {
+                case "==" -> size == k;
+                case "!=" -> size != k;
+                case "<" -> size < k;
+                case "<=" -> size <= k;
+                case ">" -> size > k;
+                default -> size >= k;
+            };
         }
 
         /** A type argument as a fundamental type's spelling, a template parameter's argument; null when unknown. */

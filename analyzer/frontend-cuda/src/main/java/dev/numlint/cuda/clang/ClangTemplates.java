@@ -627,9 +627,13 @@ final class ClangTemplates {
     }
 
     /** The floating types that bind {@code param} in {@code fn} ({@link #instantiationsOf}), or null. */
-    static String floatingInstantiations(ClangUnit unit, ClangUnit.Function fn, String param) {
+    static String floatingInstantiations(ClangUnit unit, ClangUnit.Function fn, String param, ClangNode at) {
         int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
-        return instantiatedWith(instantiationsOf(unit, fn, param), k, true);
+        List<List<String>> all = new ArrayList<>(instantiationsOf(unit, fn, param));
+        // an instantiation whose branch around the operand never runs does not convert it there
+        // (ClangConstexprBranches)
+        all.removeIf(args -> at != null && ClangConstexprBranches.discarded(unit, fn, at, args));
+        return instantiatedWith(all, k, true);
     }
 
     /** {@link #instantiatedWith(ClangUnit.Function, String, boolean)} over the argument lists {@code all}. */

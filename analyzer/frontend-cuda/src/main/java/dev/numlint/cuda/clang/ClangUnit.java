@@ -460,7 +460,7 @@ public final class ClangUnit {
         String arithmetic = ClangTemplateArithmetic.arithmeticFloating(s == null ? op : s);
         if ("double".equals(arithmetic)) return arithmetic;
         String param = ClangMemberTemplates.param(this, in, s == null ? op : s);
-        String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
+        String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param, op);
         if (inst != null) return ClangRequiresClauses.integralOnly(this, in, param) ? null : inst;
         if (arithmetic != null) return arithmetic;
         boolean[] fp = new boolean[1];
