@@ -175,6 +175,26 @@ class BuildFlagAnalyzerTest {
         assertThat(only(ctx, "NL006", 10).message()).doesNotContain("NaN/inf");
     }
 
+    /**
+     * Session 71 round D (a plugin collection's configure.ac): the flag's description and a long file name made the
+     * message end "may fold the NaN/inf test at ...", the place cut off; the description gives way instead.
+     */
+    @Test
+    void theTestAFlagMayFoldKeepsItsPlaceInALongMessage(@TempDir Path dir) throws Exception {
+        String host = "analogue_oscillator_with_a_rather_long_file_name_1416.c";
+        Path src = FIXTURES.resolve("db-make");
+        Files.createDirectories(dir.resolve("build"));
+        for (String f : List.of("Makefile", "scale.cu", "shift.cu", "build/compile_commands.json")) {
+            Files.writeString(dir.resolve(f), Files.readString(src.resolve(f)).replace("host.c", host));
+        }
+        Files.copy(src.resolve("host.c"), dir.resolve(host));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        Finding finite = only(ctx, "NL006", 14);
+        assertThat(finite.message())
+                .endsWith("NaN/inf test at " + host + ":7:9")
+                .hasSizeLessThanOrEqualTo(dev.numlint.rules.Quote.MESSAGE);
+    }
+
     @Test
     void implementsExactlyTheCatalogsBuildFlagRules() {
         Set<String> catalog = RuleCatalog.get().all().stream()

@@ -356,7 +356,17 @@ final class FlagReporter {
             Set<Path> compiled = files(hs, used);
             if (inDb != null) inDb.sites().forEach(l -> compiled.addAll(used.getOrDefault(l, Set.of())));
             test = NonFiniteTests.first(ctx, compiled);
-            if (test != null) own = cat.phrase("flag-finite-test", "message", own, "site", test.shortText());
+            if (test != null) {
+                // the test the flag may fold is why the finding is a warning: its place stays in the message, the
+                // flag's description gives way (session 71 round D: "may fold the NaN/inf test at ...")
+                String bare = cat.phrase("flag-finite-test", "message", "", "site", test.shortText());
+                own = cat.phrase(
+                        "flag-finite-test",
+                        "message",
+                        Quote.fit(own, Math.max(40, Quote.MESSAGE - bare.length())),
+                        "site",
+                        test.shortText());
+            }
         }
         if (inactive == Inactive.NOT_IN_DATABASE) {
             own = cat.phrase("flag-not-in-database", "message", own);
