@@ -155,6 +155,23 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * A factor that the operand only squares is not named (session 71 round D: an audio plugin's {@code
+     * (age*age*(float)RAND_MAX)/10 + click * 0.02 * RAND_MAX} said "nothing bounds 'age' and 'click' below").
+     */
+    @Test
+    void aSquaredFactorIsNotATermNothingBoundsFromBelow(@TempDir Path dir) throws Exception {
+        java.util.Map<Integer, String> byLine = nl001ByLine(
+                dir,
+                "v.c",
+                "unsigned int p(float year, float click) {",
+                "    const float age = (2000 - year) * 0.01f;",
+                "    return (age * age * 32767.0f) / 10 + click * 0.02 * 32767;",
+                "}",
+                "");
+        assertThat(byLine.get(3)).contains("nothing bounds 'click' below").doesNotContain("'age'");
+    }
+
+    /**
      * An operand bounded below at -1 or lower is not one "nothing bounds": its least value is the example (session 66
      * round D: {@code float N = n - 1.0} of an unsigned {@code n} was "nothing bounds 'N' below: -69.235 gives ...");
      * an int's own range is no bound, and a term of one is still named.

@@ -42,6 +42,9 @@ final class ClangOpenOperands {
                 collect(unit, operandOf(n), fn, names, more, depth + 1);
             }
             case CXCursor_BinaryOperator, CXCursor_ConditionalOperator -> {
+                // a square (age * age) is never negative: its factor is no term that nothing bounds below (session 71
+                // round D: an audio plugin's 'age*age*(float)RAND_MAX' named 'age')
+                if (square(unit, n)) return;
                 int from = n.kind == CXCursor_ConditionalOperator ? 1 : 0;
                 for (int i = from; i < n.children.size(); i++)
                     collect(unit, n.children.get(i), fn, names, more, depth + 1);
@@ -66,6 +69,18 @@ final class ClangOpenOperands {
             }
             default -> {}
         }
+    }
+
+    /** Whether {@code n} is {@code x * x} of one variable, member or element (by its text). */
+    private static boolean square(ClangUnit unit, ClangNode n) {
+        if (n.kind != CXCursor_BinaryOperator || !n.spelling.equals("*") || n.children.size() != 2) return false;
+        ClangNode a = strip(n.children.get(0));
+        ClangNode b = strip(n.children.get(1));
+        if (a == null || b == null || a.kind != b.kind) return false;
+        if (a.kind != CXCursor_DeclRefExpr && a.kind != CXCursor_MemberRefExpr && a.kind != CXCursor_ArraySubscriptExpr)
+            return false;
+        String t = unit.text(a);
+        return t != null && !t.isBlank() && squash(t).equals(squash(unit.text(b)));
     }
 
     /** What the text of a reference ends with: its spelling, or the closing bracket of a subscript. */
