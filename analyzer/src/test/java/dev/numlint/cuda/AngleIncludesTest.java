@@ -96,6 +96,10 @@ class AngleIncludesTest {
                         + " name;")
                 .endsWith("--nvcc-flags \"-I" + include + "\"")
                 .doesNotContain("no directory");
+        // a name a hostile file writes to climb out of the toolkit says nothing of the file it reaches
+        Files.writeString(dir.resolve("outside.h"), "#pragma once\n");
+        assertThat(ClangSupplements.headerAdvice("../../outside.h", dir.resolve("cuda")))
+                .doesNotContain("toolkit holds");
         assertThat(ClangSupplements.headerAdvice("not_a_library_header_anywhere.h", dir.resolve("cuda")))
                 .startsWith("no directory numlint may read holds it")
                 .endsWith("install the library's headers under /usr/include or scan its include directory too");

@@ -140,13 +140,21 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
     }
 
     /**
+     * Whether an {@code #include <...>} name a scanned file wrote may be looked up below a trusted directory: not
+     * empty, not absolute, no {@code ..} (a name that climbs out would report on files outside any include directory).
+     */
+    public static boolean plainHeaderName(String header) {
+        return header != null && !header.isEmpty() && !header.startsWith("/") && !header.contains("..");
+    }
+
+    /**
      * The directory one or two levels below {@code /usr/include} or {@code /usr/local/include} that holds
      * {@code header} (a relative name as written in {@code #include <...>}: {@code opencv2/core/core.hpp} is in
      * {@code /usr/include/opencv4}, {@code hdf5.h} in {@code /usr/include/hdf5/serial}), or null. Bounded: at most
      * 4,000 directories are looked at.
      */
     public static Path systemSubdirectoryOf(String header) {
-        if (header == null || header.isEmpty() || header.startsWith("/") || header.contains("..")) return null;
+        if (!plainHeaderName(header)) return null;
         int[] budget = {4000};
         for (String top : new String[] {"/usr/include", "/usr/local/include"}) {
             for (Path d : children(Path.of(top), budget)) {

@@ -580,7 +580,9 @@ final class ClangSupplements {
         // <cuda.h>, <cuda_runtime_api.h> in a host file whose flags do not name the toolkit (session 71 round A: an
         // ultrasound simulator's .cpp files the build does not compile were told no directory held them)
         Path inToolkit = toolkit == null ? null : toolkit.resolve("include");
-        if (inToolkit != null && Files.isRegularFile(inToolkit.resolve(header)))
+        if (inToolkit != null
+                && dev.numlint.toolchain.IncludePolicy.plainHeaderName(header)
+                && Files.isRegularFile(inToolkit.resolve(header)))
             return "the CUDA toolkit holds it in " + inToolkit + ", which this file's compile command does not name"
                     + missed + "give the build's compile commands (-p) or --nvcc-flags \"-I" + inToolkit + "\"";
         Path sub = dev.numlint.toolchain.IncludePolicy.systemSubdirectoryOf(header);
