@@ -34,12 +34,29 @@ final class ClangExtremes {
         if (fn == null || div.children.size() != 2) return null;
         ClangNode num = withoutCasts(div.children.get(0));
         ClangNode den = withoutCasts(div.children.get(1));
+        // a scaled numerator: 255.0 * (v - lo) / (hi - lo) is [0, 255] (the product is the division's left operand)
+        double scale = 1;
+        if (num != null
+                && num.kind == CXCursor_BinaryOperator
+                && num.spelling.equals("*")
+                && num.children.size() == 2) {
+            for (int i = 0; i < 2; i++) {
+                Double k = constant(num.children.get(i));
+                ClangNode d = withoutCasts(num.children.get(1 - i));
+                if (k != null && k >= 0 && Double.isFinite(k) && difference(d)) {
+                    scale = k;
+                    num = d;
+                    break;
+                }
+            }
+        }
         if (!difference(num) || !difference(den)) return null;
         ClangNode a = element(fn, withoutCasts(num.children.get(0)));
         String lo = variable(num.children.get(1));
         String lo2 = variable(den.children.get(1));
         String hi = variable(den.children.get(0));
         String array = arrayOf(unit, a);
+        if (array == null) array = containerOf(unit, fn, a);
         if (lo == null || !lo.equals(lo2) || hi == null || hi.equals(lo) || array == null) return null;
         if (!extreme(unit, fn, lo, array, true) || !extreme(unit, fn, hi, array, false)) return null;
         // reached with hi == lo (constant data) the ratio is 0/0, NaN: converted to an unsigned char or short, or
@@ -47,7 +64,60 @@ final class ClangExtremes {
         // docs/validation/conversions-session69), so no test is asked for (session 67, rounds B and E: two such
         // normalisations of images to bytes judged false as errors); a double's NaN converted to an unsigned int
         // is 0 on x86 but 2^31 on the GPU, a case this interval does not tell apart
-        return new double[] {0, 1};
+        return new double[] {0, scale};
+    }
+
+    /**
+     * The container whose elements the variable {@code e} reads takes in turn, or null: the range of a range-based
+     * {@code for (float v : buf)}, or the whole container a lambda's one parameter gets from {@code
+     * std::transform(std::begin(buf), std::end(buf), out, [=](float v) {...})} ({@link #wholeRange}); the variable
+     * never written (session 71 round A: a simulator's debug dump scaled a device buffer to bytes through
+     * {@code std::min_element}, {@code std::max_element} and such a lambda).
+     */
+    private static String containerOf(ClangUnit unit, ClangUnit.Function fn, ClangNode e) {
+        if (e == null || e.kind != CXCursor_DeclRefExpr || e.refUsr == null) return null;
+        String[] found = {null};
+        boolean[] written = {false};
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && e.refUsr.equals(x.refUsr) && written(x)) written[0] = true;
+            if (x.kind != CXCursor_VarDecl && x.kind != CXCursor_ParmDecl || !e.refUsr.equals(x.usr)) return;
+            ClangNode p = x.parent;
+            if (p == null) return;
+            if (x.kind == CXCursor_VarDecl && p.kind == CXCursor_CXXForRangeStmt && p.children.size() == 3) {
+                // for (float v : buf): the loop variable, the range, the body
+                String range = unit.text(strip(p.children.get(1)));
+                if (p.children.get(0) == x && range != null && range.matches(NAME)) found[0] = range;
+            } else if (x.kind == CXCursor_ParmDecl && p.kind == CXCursor_LambdaExpr) {
+                long params = p.children.stream()
+                        .filter(c -> c.kind == CXCursor_ParmDecl)
+                        .count();
+                ClangNode call = p.parent;
+                while (call != null && call.kind == CXCursor_UnexposedExpr) call = call.parent;
+                if (params != 1 || call == null || call.kind != CXCursor_CallExpr) return;
+                String name = callee(call);
+                List<ClangNode> args = arguments(call);
+                if ((name.equals("transform") || name.equals("std::transform"))
+                        && args.size() == 4
+                        && strip(args.get(3)) == p)
+                    found[0] = wholeRange(unit.text(args.get(0)), unit.text(args.get(1)));
+            }
+        });
+        return written[0] ? null : found[0];
+    }
+
+    private static final String NAME = "[A-Za-z_][\\w.>-]*";
+    private static final java.util.regex.Pattern BEGIN =
+            java.util.regex.Pattern.compile("(?:std::)?c?begin\\((" + NAME + ")\\)|(" + NAME + ")\\.c?begin\\(\\)");
+
+    /** {@code X} where {@code first} and {@code last} are the whole of container {@code X} ({@code std::begin(X)}, {@code
+     * begin(X)}, {@code X.begin()}, their {@code c} forms, and the matching end), else null. */
+    static String wholeRange(String first, String last) {
+        if (first == null || last == null) return null;
+        java.util.regex.Matcher m = BEGIN.matcher(first.replace(" ", ""));
+        if (!m.matches()) return null;
+        String x = m.group(1) != null ? m.group(1) : m.group(2);
+        String end = first.replace(" ", "").replace("begin", "end");
+        return last.replace(" ", "").equals(end) ? x : null;
     }
 
     /**
@@ -125,7 +195,9 @@ final class ClangExtremes {
             if (!array.equals(arrayOf(unit, e))) {
                 // *std::min_element(a.begin(), a.end())
                 String t = unit.text(e);
-                if (t == null || !t.replace(" ", "").contains((min ? "min_element(" : "max_element(") + array)) {
+                if (t == null
+                        || !t.replace(" ", "").contains((min ? "min_element(" : "max_element(") + array)
+                                && !searchesWhole(t, array, min)) {
                     return false;
                 }
                 found = true;
@@ -134,6 +206,26 @@ final class ClangExtremes {
             found |= foundBySearch(unit, fn, e, min);
         }
         return found;
+    }
+
+    /** {@code t} is {@code *std::min_element(std::begin(X), std::end(X))} (a maximum: max), X is {@code array}. */
+    private static boolean searchesWhole(String t, String array, boolean min) {
+        String s = t.replace(" ", "");
+        String call = min ? "min_element(" : "max_element(";
+        int at = s.indexOf(call);
+        if (at < 0 || !s.endsWith(")")) return false;
+        String inner = s.substring(at + call.length(), s.length() - 1);
+        int comma = -1, depth = 0;
+        for (int i = 0; i < inner.length(); i++) {
+            char c = inner.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')') depth--;
+            else if (c == ',' && depth == 0) {
+                if (comma >= 0) return false;
+                comma = i;
+            }
+        }
+        return comma > 0 && array.equals(wholeRange(inner.substring(0, comma), inner.substring(comma + 1)));
     }
 
     /**
