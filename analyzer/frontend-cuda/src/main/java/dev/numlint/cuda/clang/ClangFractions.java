@@ -148,6 +148,23 @@ final class ClangFractions {
     }
 
     /**
+     * Whether {@code e}, read at {@code at}, is a whole part of the variable, member or element {@code x}, written
+     * there or kept in a variable set just before (nothing between writes it or {@code x}, as {@link #definition}):
+     * 1 for its floor, -1 for its truncation, 0 for anything else.
+     */
+    static int keptWholePart(ClangNode at, ClangNode e, ClangNode x) {
+        String key = x == null ? null : ClangGuards.Path.key(x);
+        if (key == null || e == null) return 0;
+        Boolean floor = integerPart(e, key);
+        if (floor == null) {
+            ClangGuards.Path kept = ClangGuards.Path.of(strip(e));
+            ClangNode value = kept == null ? null : definition(at, kept, ClangGuards.Path.of(x));
+            floor = value == null ? null : integerPart(strip(value), key);
+        }
+        return floor == null ? 0 : floor ? 1 : -1;
+    }
+
+    /**
      * Whether {@code e} is a whole part of the variable {@code usr}: 1 for its floor ({@code floor(x)}), -1 for its
      * truncation ({@code (long)x}, {@code trunc(x)}), 0 for anything else.
      */
@@ -248,6 +265,41 @@ final class ClangFractions {
         Double d = ClangSyntax.folded(q.children.get(1));
         if (d == null || d.doubleValue() != c) return null;
         return squash(unit.text(q.children.get(0))).equals(x) ? w.floor() : null;
+    }
+
+    /**
+     * {@code r - ((r >> k) << k)} of one integer variable, member or element {@code r} and a constant {@code k} in [1,
+     * 62], the shifted part written in the difference or kept in a variable set just before ({@code x_map = rx >> 16;
+     * x_diff = (float)(rx - (x_map << 16)) / 65536;}: a 16.16 fixed-point coordinate's fraction, session 72 round B,
+     * an image rotation's bilinear weights): the low k bits, in [0, 2^k - 1] (a right shift of a negative value floors
+     * on every compiler numlint reads for, so its low bits are those of the two's complement). {@code k}, or -1.
+     */
+    static int lowBits(ClangNode d) {
+        if (!d.spelling.equals("-") || d.children.size() != 2 || !integral(d.canonKind)) return -1;
+        ClangNode r = strip(d.children.get(0));
+        String key = r == null ? null : ClangGuards.Path.key(r);
+        ClangNode back = strip(d.children.get(1));
+        if (key == null || back == null || !integral(r.canonKind)) return -1;
+        int k = shift(back, "<<");
+        if (k < 0) return -1;
+        ClangNode q = strip(back.children.get(0));
+        if (q == null) return -1;
+        if (shift(q, ">>") != k || !key.equals(ClangGuards.Path.key(strip(q.children.get(0))))) {
+            ClangGuards.Path kept = ClangGuards.Path.of(q);
+            ClangNode value = kept == null ? null : strip(definition(d, kept, ClangGuards.Path.of(r)));
+            if (value == null
+                    || shift(value, ">>") != k
+                    || !key.equals(ClangGuards.Path.key(strip(value.children.get(0))))) return -1;
+        }
+        return k;
+    }
+
+    /** The constant count of {@code n} when it is a shift {@code op} ({@code <<}, {@code >>}) in [1, 62], else -1. */
+    private static int shift(ClangNode n, String op) {
+        if (n == null || n.kind != CXCursor_BinaryOperator || !n.spelling.equals(op) || n.children.size() != 2)
+            return -1;
+        Double c = ClangSyntax.folded(n.children.get(1));
+        return c != null && c >= 1 && c <= 62 && c == Math.rint(c) ? c.intValue() : -1;
     }
 
     /**

@@ -142,6 +142,7 @@ final class ClangGuards {
                 if (extreme != null) return extreme;
                 String fraction = ClangFractions.of(unit, n, a, b);
                 if (fraction != null) return fraction;
+                if (ClangFractions.lowBits(n) > 0) return "the low bits '" + unit.text(n) + "' (line " + n.line + ")";
                 if (ClangFractions.small(n, a, b)) return CONSTANT;
             }
             if (n.spelling.equals("+") || n.spelling.equals("-")) {

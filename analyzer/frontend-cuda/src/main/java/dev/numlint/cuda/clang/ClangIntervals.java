@@ -98,6 +98,8 @@ final class ClangIntervals {
             case CXCursor_BinaryOperator -> {
                 double[] mask = ClangFractions.masked(n);
                 if (mask == null) mask = ClangShifts.of(n, e -> eval(e, fn, depth - 1)); // (hi << 8) + lo, x >> k
+                int low = mask == null ? ClangFractions.lowBits(n) : -1; // r - ((r >> k) << k): the low k bits
+                if (low > 0) mask = new double[] {0, Math.pow(2, low) - 1};
                 if (mask != null) return mask;
                 if (n.spelling.equals("=") && n.children.size() == 2) { // an assignment's value (rc = col = 0)
                     double[] v = eval(n.children.get(1), fn, depth - 1);

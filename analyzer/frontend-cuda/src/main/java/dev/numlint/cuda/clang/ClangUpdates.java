@@ -38,6 +38,11 @@ final class ClangUpdates {
         double[] b = before.get();
         if (b == null) return null;
         ClangNode operand = strip(st.children.get(1));
+        // x -= floor(x), or x -= k after k = (long)floor(x): the fractional part (session 72 round B, an image
+        // resize's interpolation weight 'index = (ptrdiff_t)floor(alpha); alpha -= index;'); a truncation's keeps
+        // the sign of x
+        int whole = op.equals("-=") ? ClangFractions.keptWholePart(st, operand, target) : 0;
+        if (whole != 0) return whole > 0 || b[0] >= 0 ? new double[] {0, 1} : new double[] {-1, 1};
         if (op.charAt(0) == '*'
                 && operand != null
                 && operand.kind == CXCursor_DeclRefExpr
