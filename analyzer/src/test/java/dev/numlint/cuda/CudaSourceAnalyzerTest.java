@@ -588,7 +588,7 @@ class CudaSourceAnalyzerTest {
         // >= 0 into 32 bits leaves the range only above 4e9: a note that says so
         assertThat(byExpr.get("'(unsignedint)(sqrtf(x))'"))
                 .endsWith("not negative: out of range only above 4294967295");
-        assertThat(byExpr.get("'static_cast<unsignedshor...'"))
+        assertThat(byExpr.get("'rr'")) // static_cast<unsigned short>(rr), too long a quote: its operand
                 .contains("bounded below only: 70000 wraps to 4464 on x86 and the GPU")
                 .doesNotContain("-69.235");
         // a value that can be negative keeps the negative example

@@ -47,7 +47,24 @@ public final class Quote {
         String t = text == null ? "" : WHITESPACE.matcher(text).replaceAll(" ").strip();
         if (t.endsWith(" ...")) t = t.substring(0, t.length() - 4);
         if (t.length() <= max) return t;
+        // a named cast that does not fit gives way to its operand, which a message names the types of ("double to
+        // unsigned int"): 'period * sr_ + .5', not 'static_cas...' (session 72 round B)
+        java.util.regex.Matcher cast = NAMED_CAST.matcher(t);
+        if (cast.matches() && balanced(cast.group(1))) return shorten(cast.group(1), max);
         return t.substring(0, Math.max(1, max - 3)).stripTrailing() + "...";
+    }
+
+    private static final java.util.regex.Pattern NAMED_CAST =
+            java.util.regex.Pattern.compile("(?:std::)?static_cast\\s*<[^()]*>\\s*\\((.+)\\)");
+
+    /** Whether the parentheses of {@code s} are balanced, never closing one that is not open. */
+    private static boolean balanced(String s) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == '(') depth++;
+            else if (s.charAt(i) == ')' && --depth < 0) return false;
+        }
+        return depth == 0;
     }
 
     /**

@@ -85,4 +85,14 @@ class QuoteTest {
         String quoted = fit.substring(1, fit.indexOf("...'"));
         assertThat(quoted).matches("velocity_component_x\\*(timestep_size(\\+(position_offset)?)?)?");
     }
+
+    @Test
+    void aNamedCastTooLongToQuoteGivesWayToItsOperand() {
+        assertThat(Quote.expression("static_cast<unsigned>(period * sr_ + .5)")).isEqualTo("period * sr_ + .5");
+        assertThat(Quote.expression("static_cast<unsigned>(x)")).isEqualTo("static_cast<unsigned>(x)");
+        // two casts side by side are no one cast: shortened as written
+        assertThat(Quote.expression("static_cast<unsigned>(a) * static_cast<unsigned>(b)"))
+                .startsWith("static_cast<unsigned>(a)")
+                .endsWith("...");
+    }
 }
