@@ -18,7 +18,9 @@ import java.util.List;
  * takes a guarded cast as in range: a note naming the guard. To an unsigned type where NL001 reports the negative
  * value at its level, the negative case is NL001's finding: a note that states only the non-negative half-way cases.
  * A rounded value a clamp bounds from below before anything reads it ({@code v = clampi(v, 1, N - 1)}: {@code
- * ClangRoundingClamps}) is a note: every value whose rounding toward zero differs ends at the clamp's bound.
+ * ClangRoundingClamps}) is a note: every value whose rounding toward zero differs ends at the clamp's bound. So is
+ * a conversion to fixed point ({@code (int32_t)(x * 4096 + 0.5)}: {@code ClangFixedPoints}): a negative value comes
+ * out one step of the format, 2^-k of its unit, toward zero, as large as the format's own rounding error.
  */
 @AutoService(CudaCheck.class)
 public final class AddHalfRounding implements CudaCheck {
@@ -95,6 +97,23 @@ public final class AddHalfRounding implements CudaCheck {
                         RuleCatalog.get().rule(ruleId()).message("cuda-clamped", "expr", expr, "clamp", clamp),
                         Confidence.HIGH,
                         Impact.bounded("negative values reach the " + clamp + " as its lower bound either way"));
+                continue;
+            }
+            Integer bits = facts.fixedPointRoundings.get(
+                    c.site().line() + ":" + c.site().column());
+            if (bits != null && !c.unsigned()) {
+                // (int32_t)(x * 4096 + 0.5): a conversion to fixed point with 12 fraction bits; a negative value comes
+                // out one step (2^-12 of its unit) toward zero, an error the size of the format's own rounding (session
+                // 72: ten such conversions of two image libraries' samples and weights, all judged tolerant)
+                String note = RuleCatalog.get().rule(ruleId()).message("cuda-fixed-point", "expr", expr, "bits", bits);
+                out.reportProven(
+                        ruleId(),
+                        facts.function,
+                        c.site(),
+                        note,
+                        Confidence.HIGH,
+                        Impact.bounded("one fixed-point step, 2^-" + bits + " of the unit, toward zero for negative"
+                                + " values"));
                 continue;
             }
             if (UnguardedUnsignedCast.negativeHazard(c)) {

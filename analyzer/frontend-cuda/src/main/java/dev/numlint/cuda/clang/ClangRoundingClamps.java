@@ -24,13 +24,21 @@ final class ClangRoundingClamps {
     private static final Set<String> CLAMPS = Set.of("clamp", "clampi", "iclamp", "clamp_int", "Clamp");
     private static final Set<String> MAXIMA = Set.of("max", "imax", "maxi", "Max");
 
-    /** Per conversion of the unit to a signed type ("line:column"): its clamp from below ({@link #clampedBelow}). */
-    static java.util.Map<String, String> of(ClangUnit unit) {
-        java.util.Map<String, String> out = new java.util.HashMap<>();
+    /**
+     * What follows or scales a rounded value: the clamp that bounds it from below ({@link #clampedBelow}), or null;
+     * the fraction bits of a conversion to fixed point ({@link ClangFixedPoints}), or 0.
+     */
+    record Rounding(String clamp, int fixedBits) {}
+
+    /** Per conversion of the unit to a signed type ("line:column"): its clamp and its fixed-point scale, where known. */
+    static java.util.Map<String, Rounding> of(ClangUnit unit) {
+        java.util.Map<String, Rounding> out = new java.util.HashMap<>();
         for (ClangUnit.Conversion k : unit.conversions()) {
             if (k.unsigned()) continue;
             String clamp = clampedBelow(unit, k.node());
-            if (clamp != null) out.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), clamp);
+            int bits = ClangFixedPoints.bits(unit, k);
+            if (clamp != null || bits > 0)
+                out.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), new Rounding(clamp, bits));
         }
         return out;
     }

@@ -167,8 +167,7 @@ public final class ClangSupplement {
         guardsFromClang(facts);
         for (FunctionFacts.Conversion c : facts.conversions) {
             String at = c.site().line() + ":" + c.site().column();
-            String clamp = roundingClamps().get(at);
-            if (clamp != null) facts.clampedRoundings.put(at, clamp);
+            roundingFacts(facts, at, at);
         }
         for (FunctionFacts.Conversion c : facts.conversions) {
             // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
@@ -431,6 +430,17 @@ public final class ClangSupplement {
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
     public record Added(List<FunctionFacts> facts, List<ClangUnit.Function> recovered) {}
 
+    /** Per Clang conversion ("line:column"): its clamp from below and its fixed-point scale, computed once. */
+    private Map<String, ClangRoundingClamps.Rounding> roundings;
+
+    /** The clamp and the fixed-point scale of Clang's conversion at {@code key}, filed in {@code f} under {@code at}. */
+    private void roundingFacts(FunctionFacts f, String key, String at) {
+        if (roundings == null) roundings = ClangRoundingClamps.of(unit);
+        ClangRoundingClamps.Rounding r = roundings.get(key);
+        if (r != null && r.clamp() != null) f.clampedRoundings.put(at, r.clamp());
+        if (r != null && r.fixedBits() > 0) f.fixedPointRoundings.put(at, r.fixedBits());
+    }
+
     /**
      * Whether a conversion the hand-written facts hold is guarded is Clang's to say where Clang holds the same
      * conversion (the same line and column, floating data to an unsigned or narrow type): Clang's guards follow
@@ -438,14 +448,6 @@ public final class ClangSupplement {
      * tested variable, a member or element tested through the same expression) where the hand-written facts match
      * text. The interval is the intersection of both (Clang's knows x - floor(x/c)*c and the stores of the file).
      */
-    /** Per Clang conversion ("line:column"): the clamp that bounds its rounded value from below, computed once. */
-    private Map<String, String> roundingClamps;
-
-    private Map<String, String> roundingClamps() {
-        if (roundingClamps == null) roundingClamps = ClangRoundingClamps.of(unit);
-        return roundingClamps;
-    }
-
     private void guardsFromClang(FunctionFacts facts) {
         Map<String, ClangUnit.Conversion> clang = null;
         for (var it = facts.conversions.listIterator(); it.hasNext(); ) {
@@ -553,8 +555,8 @@ public final class ClangSupplement {
             if (operand == null) operand = macro;
             Site cast = site(c.node(), c.in());
             String open = range[0] < 0 ? ClangOpenOperands.of(unit, c.operand(), c.in()) : null;
-            String clamp = roundingClamps().get(line + ":" + unit.utf16Column(c.node()));
-            if (clamp != null) facts(out, c.in()).clampedRoundings.put(cast.line() + ":" + cast.column(), clamp);
+            roundingFacts(
+                    facts(out, c.in()), line + ":" + unit.utf16Column(c.node()), cast.line() + ":" + cast.column());
             if (macro != null) {
                 String shown = c.explicit() ? ClangMacroSites.render(c.node()) : operand;
                 cast = new Site(
