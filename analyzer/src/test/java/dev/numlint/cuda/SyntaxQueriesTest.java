@@ -102,4 +102,11 @@ class SyntaxQueriesTest {
         assertEquals(3, at.get("c").length); // declared, &c, f((c))
         assertEquals(3, at.get("d").length); // declared, &d, g(d) (d + 1 is no name)
     }
+
+    /** A pack's size as a template argument parses (session 72 round A: a template array library's size calculator). */
+    @Test
+    void aPackSizeIsATemplateArgument() {
+        parse("{ return dim_getter<Ord, Ind, Dims...>::template get<sz>(d) *"
+                + " size_calculator_<Ord, Ind + 1, sizeof...( Dims ) == Ind + 1, Dims...>::template get<sz>(d); }");
+    }
 }

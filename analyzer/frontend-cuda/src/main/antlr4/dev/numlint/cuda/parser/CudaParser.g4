@@ -128,6 +128,7 @@ templateConstant
     | qualifiedName LPAREN argumentList? RPAREN
     | qualifiedName
     | (SIZEOF | ALIGNOF) LPAREN balanced RPAREN
+    | SIZEOF ELLIPSIS LPAREN IDENTIFIER RPAREN
     ;
 
 declarator : ptrOperator* noPtrDeclarator ;
