@@ -14,8 +14,14 @@ import static org.bytedeco.llvm.global.clang.*;
  * <p>Memory behind a pointer may change through any other name for it, so every statement between the definition and
  * the read must be one that cannot write it: assignments to local variables, assignments through the same pointer to
  * members that do not overlap the one read, and calls of pure math functions ({@link ClangGuardedZeros#pureCall}).
- * Anything else (another pointer's or array's store, a call of any other function, the pointer itself reassigned,
- * passed on or incremented), a loop around the read, or a label between leaves the member unknown here (null).
+ * Where the pointer holds an object its function made ({@link #fresh}: a local initialized by {@code new} or by a call
+ * whose name says it allocates or constructs, {@code pd_new}, {@code malloc}, {@code foo_create}, and never assigned
+ * again), a call of any function is harmless too unless it is given the object: the pointer, a member's address, an
+ * array member, as a call changes the memory it is given and global memory, not a new object reached only through a
+ * local (the Clang static analyzer's conservative call evaluation; session 72 round C: 43 errors of an audio
+ * library's constructors, a default stored in the new object and read back after a clock query). Anything else
+ * (another pointer's or array's store, the pointer itself reassigned, passed on or incremented), a loop around the
+ * read, or a label between leaves the member unknown here (null).
  */
 final class ClangPointedMembers {
     private ClangPointedMembers() {}
@@ -27,6 +33,7 @@ final class ClangPointedMembers {
     static double[] read(
             ClangIntervals intervals, String usr, String path, ClangUnit.Function fn, ClangNode at, int depth) {
         if (usr == null || depth <= 0) return null;
+        boolean fresh = fresh(fn, usr);
         ClangNode cur = at;
         for (ClangNode p = at.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (ClangSyntax.isLoop(p)) return null;
@@ -43,12 +50,12 @@ final class ClangPointedMembers {
                     ClangNode l = x.children.get(0);
                     if (ClangFieldValues.rooted(l, usr)
                             && path.equals(ClangFieldValues.suffix(l, ClangFieldValues.object(l), false))) {
-                        return harmless(x.children.get(1), usr, path)
+                        return harmless(x.children.get(1), usr, path, fresh)
                                 ? intervals.of(x.children.get(1), fn, depth - 1)
                                 : null;
                     }
                 }
-                if (!harmless(st, usr, path)) return null;
+                if (!harmless(st, usr, path, fresh)) return null;
             }
         }
         return null;
@@ -59,12 +66,12 @@ final class ClangPointedMembers {
      * variables and members of {@code usr} that do not overlap {@code path}, calls only pure math functions, and uses
      * {@code usr} only to reach members.
      */
-    private static boolean harmless(ClangNode n, String usr, String path) {
+    private static boolean harmless(ClangNode n, String usr, String path, boolean fresh) {
         boolean[] bad = new boolean[1];
         n.forEach(x -> {
             if (bad[0]) return;
             switch (x.kind) {
-                case CXCursor_CallExpr -> bad[0] = !ClangGuardedZeros.pureCall(callee(x));
+                case CXCursor_CallExpr -> bad[0] = !ClangGuardedZeros.pureCall(callee(x)) && !(fresh && !given(x, usr));
                 case CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator -> {
                     if (x.kind == CXCursor_BinaryOperator && !x.spelling.equals("=") || x.children.size() != 2) return;
                     bad[0] = !localTarget(x.children.get(0), usr, path);
@@ -86,6 +93,51 @@ final class ClangPointedMembers {
             }
         });
         return !bad[0];
+    }
+
+    private static final java.util.regex.Pattern MAKES =
+            java.util.regex.Pattern.compile("(?i)\\w*(alloc|new|create|make)\\w*");
+
+    /**
+     * Whether the pointer {@code usr} is a local of {@code fn} that holds an object the function made: initialized by
+     * {@code new} or by a call whose name says it allocates or constructs ({@code malloc}, {@code calloc}, {@code
+     * pd_new}, {@code obj_create}), through casts, and never written again.
+     */
+    static boolean fresh(ClangUnit.Function fn, String usr) {
+        boolean[] made = new boolean[1];
+        boolean[] other = new boolean[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr) && !x.children.isEmpty()) {
+                ClangNode init = withoutCasts(x.children.get(x.children.size() - 1));
+                made[0] = init != null
+                        && (init.kind == CXCursor_CXXNewExpr
+                                || init.kind == CXCursor_CallExpr
+                                        && MAKES.matcher(callee(init)).matches());
+            }
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (written(x) || aliases(x))) other[0] = true;
+        });
+        return made[0] && !other[0];
+    }
+
+    /** Whether the call {@code call} is given the object behind {@code usr}: the pointer, a member's address, an array. */
+    private static boolean given(ClangNode call, String usr) {
+        boolean[] hit = new boolean[1];
+        for (ClangNode a : arguments(call)) {
+            a.forEach(x -> {
+                if (hit[0] || x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr)) return;
+                ClangNode m = x.parent;
+                while (m != null && (m.kind == CXCursor_UnexposedExpr || m.kind == CXCursor_ParenExpr)) m = m.parent;
+                if (m == null || m.kind != CXCursor_MemberRefExpr) {
+                    hit[0] = true; // the pointer itself
+                    return;
+                }
+                ClangNode up = m.parent;
+                while (up != null && up.kind == CXCursor_ParenExpr) up = up.parent;
+                hit[0] = m.canonKind == CXType_ConstantArray
+                        || up != null && up.kind == CXCursor_UnaryOperator && up.spelling.equals("&");
+            });
+        }
+        return hit[0];
     }
 
     /** Whether the assigned {@code l} is a local scalar variable, or a member of {@code usr} apart from {@code path}. */
