@@ -4,8 +4,9 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 /**
- * A difference whose operands a test orders ({@code if (a > b) ... (unsigned)(a - b)}): not negative where the
- * test holds, a guard of the conversions of what it scales ({@link ClangGuards}).
+ * A difference whose operands a test orders ({@code if (a > b) ... (unsigned)(a - b)}, or a loop's {@code for (j = 0;
+ * j < n; j++) ... n - j}): not negative where the test holds, a guard of the conversions of what it scales ({@link
+ * ClangGuards}).
  */
 final class ClangOrderedDifferences {
     private ClangOrderedDifferences() {}
@@ -35,8 +36,13 @@ final class ClangOrderedDifferences {
                 test = p.children.get(0);
                 holds = p.children.get(1) == c;
             }
+            // the body of a loop whose test held to enter it: for (j = 0; j < n; j++) ... n - j - 1 (session 72
+            // round C: an audio library's reversed list index); a do-while's body runs once before its test
+            boolean loop = p.kind == CXCursor_ForStmt && p.children.size() == 4 && p.children.get(3) == c
+                    || p.kind == CXCursor_WhileStmt && p.children.size() == 2 && p.children.get(1) == c;
+            if (loop) test = p.children.get(p.kind == CXCursor_ForStmt ? 1 : 0);
             if (test == null || !orders(unit, test, left, right, holds)) continue;
-            if (p.kind == CXCursor_IfStmt) {
+            if (p.kind == CXCursor_IfStmt || loop) {
                 ClangNode ifStmt = p;
                 for (ClangNode o : java.util.List.of(a, b)) {
                     boolean[] written = new boolean[1];
