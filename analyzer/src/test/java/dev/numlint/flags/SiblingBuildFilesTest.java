@@ -62,4 +62,43 @@ class SiblingBuildFilesTest {
                     assertThat(f.impact().consequence()).isEqualTo(BuildFlagAnalyzerTest.HOST_ROUNDING);
                 });
     }
+
+    /**
+     * A makefile fragment in a helper directory, included by the makefile where the commands ran (session 72 round C:
+     * pd-lib-builder's {@code Makefile.pdlibbuilder}): its flags are the build's, reported once and never "not in the
+     * analyzed build"; a fragment no makefile there includes stays another build's.
+     */
+    @Test
+    void aFragmentTheRunningMakefileIncludesIsInTheBuild(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("main.c"), "int main(void) { return 0; }\n");
+        Path helper = Files.createDirectories(dir.resolve("lib-builder"));
+        Files.writeString(
+                helper.resolve("Makefile.libbuilder"),
+                "optimization.flags = -O3 -ffast-math\nCFLAGS = $(optimization.flags)\n"
+                        + "main.o: main.c\n\tcc $(CFLAGS) -c main.c -o main.o\n");
+        Path other = Files.createDirectories(dir.resolve("other-builder"));
+        Files.writeString(
+                other.resolve("Makefile.other"),
+                "CFLAGS = -O2 -ffast-math\nmain.o: main.c\n\tcc $(CFLAGS) -c main.c -o main.o\n");
+        Files.writeString(dir.resolve("Makefile"), "lib.name = demo\ninclude $(BUILDER_DIR)/Makefile.libbuilder\n");
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                """
+                [{"directory": "%s", "file": "main.c",
+                  "arguments": ["cc", "-O3", "-ffast-math", "-c", "main.c", "-o", "main.o"]}]
+                """
+                        .formatted(dir.toString().replace("\\", "/")));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
+        List<Finding> fast = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL002") && f.message().contains("-ffast-math"))
+                .toList();
+        assertThat(fast)
+                .filteredOn(f -> f.location().file().equals("lib-builder/Makefile.libbuilder"))
+                .hasSize(1)
+                .allSatisfy(f -> assertThat(f.message()).doesNotContain("not in the analyzed build"));
+        assertThat(fast)
+                .filteredOn(f -> f.location().file().equals("other-builder/Makefile.other"))
+                .allSatisfy(f -> assertThat(f.message()).contains("not in the analyzed build"));
+    }
 }

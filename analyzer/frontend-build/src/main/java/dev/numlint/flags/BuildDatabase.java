@@ -207,6 +207,11 @@ final class BuildDatabase {
         return false;
     }
 
+    /** The directories the commands ran in (absolute, normalized). */
+    Set<java.nio.file.Path> ranIn() {
+        return java.util.Collections.unmodifiableSet(ranIn);
+    }
+
     /** Whether {@code loc} is in the database itself (a flag no build file writes is reported there). */
     boolean isOwn(Location loc) {
         return loc.file().equals(file);

@@ -130,7 +130,8 @@ final class FlagReporter {
                         && !database.couldProduce(
                                 ctx.root() == null
                                         ? null
-                                        : ctx.root().resolve(e.loc().file()))) {
+                                        : ctx.root().resolve(e.loc().file()))
+                        && !includedWhereCommandsRan(e.loc().file())) {
                     // the same flag in a sibling project's build file: not where the commands' flags come from
                     emit(hs, Inactive.OTHER_BUILD);
                 } else if (cond == null || unknown(cond)) {
@@ -311,6 +312,43 @@ final class FlagReporter {
             if (h != first) out.add(h);
         }
         return out;
+    }
+
+    /** A make {@code include} (or {@code -include}, {@code sinclude}) line and what it names. */
+    private static final java.util.regex.Pattern MAKE_INCLUDE =
+            java.util.regex.Pattern.compile("(?m)^[ \\t]*(?:-|s)?include[ \\t]+(.+)$");
+
+    /**
+     * Whether a makefile in a directory the compile commands ran in includes the build file {@code rel} by its name
+     * ({@code include $(PDLIBBUILDER_DIR)/Makefile.pdlibbuilder}): a fragment runs in its includer's directory, so its
+     * own directory says nothing of the commands it produced (session 72 round C: an audio library's -ffast-math,
+     * written in its build helper's makefile, was reported both in the build and "not in the analyzed build"). Only
+     * makefiles inside the scanned tree are read.
+     */
+    private boolean includedWhereCommandsRan(String rel) {
+        if (database == null || rel == null) return false;
+        String name = Path.of(rel).getFileName().toString();
+        for (Path dir : database.ranIn()) {
+            for (String mk : List.of("GNUmakefile", "makefile", "Makefile")) {
+                Path real = ctx.boundary().readable(dir.resolve(mk));
+                String text;
+                try {
+                    if (real == null
+                            || !java.nio.file.Files.isRegularFile(real)
+                            || java.nio.file.Files.size(real) > 1 << 20) continue;
+                    text = java.nio.file.Files.readString(real, java.nio.charset.StandardCharsets.ISO_8859_1);
+                } catch (java.io.IOException | RuntimeException unreadable) {
+                    continue;
+                }
+                java.util.regex.Matcher m = MAKE_INCLUDE.matcher(text);
+                while (m.find()) {
+                    for (String named : m.group(1).strip().split("\\s+")) {
+                        if (named.equals(name) || named.endsWith("/" + name)) return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Reports the first hazard of a group; the others become related locations. */
