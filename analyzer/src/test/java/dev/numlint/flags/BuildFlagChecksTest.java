@@ -37,6 +37,8 @@ class BuildFlagChecksTest {
                         "ApproximateDivisionFlags",
                         "NL003",
                         "FmaContractionFlags",
+                        "NL004",
+                        "ReassociationFlags",
                         "NL005",
                         "X87PrecisionFlags",
                         "NL006",

@@ -301,6 +301,8 @@ final class FlagInterpreter {
                 || name.equals("Ofast")
                 || name.equals("funsafe-math-optimizations")
                 || name.equals("freciprocal-math")
+                || name.equals("fassociative-math")
+                || name.equals("fno-associative-math")
                 || name.equals("mfma")
                 || name.equals("mno-fma");
     }

@@ -117,6 +117,11 @@ public final class FlagFacts {
         return cancelled(idx, false, o -> o.name().equals("fno-unsafe-math-optimizations"));
     }
 
+    /** Whether a later {@code -fno-unsafe-math-optimizations} or {@code -fno-associative-math} undoes reassociation. */
+    public boolean associativeUndone(int idx) {
+        return unsafeMathUndone(idx) || cancelled(idx, false, o -> o.name().equals("fno-associative-math"));
+    }
+
     /** Whether a later {@code -fno-unsafe-math-optimizations} or {@code -fno-reciprocal-math} undoes reciprocal math. */
     public boolean reciprocalUndone(int idx) {
         return unsafeMathUndone(idx) || cancelled(idx, false, o -> o.name().equals("fno-reciprocal-math"));
