@@ -61,6 +61,35 @@ class HostOnlyScansTest {
                 out.get(0).message());
     }
 
+    /** Where the host compiler may reassociate, the note says the build may reorder the sum (session 72 round C). */
+    @Test
+    void aSumTheHostCompilerMayReassociateSaysSo() {
+        Finding sum = finding("trace.c", Identity.Judgement.PORT, Level.WARNING).toBuilder()
+                .identity(Identity.NONE
+                        .withJudgement(Identity.Judgement.PORT)
+                        .withSum(new Identity.Sum("float", new Location("trace.c", 2, 5, 2, 30))))
+                .build();
+        for (BuildContext c :
+                List.of(new BuildContext().hostReassociation(true), new BuildContext().hostFastMath(true))) {
+            List<Finding> out =
+                    HostOnlyScans.review(List.of(sum), Map.of("trace.c", c), List.of(HOST), List.of(), Set.of());
+            assertEquals(Level.NOTE, out.get(0).level());
+            assertTrue(
+                    out.get(0).message().endsWith("the build's reassociation may reorder it"),
+                    out.get(0).message());
+        }
+        // -ffast-math -fno-associative-math: not reordered
+        List<Finding> out = HostOnlyScans.review(
+                List.of(sum),
+                Map.of("trace.c", new BuildContext().hostFastMath(true).hostReassociation(false)),
+                List.of(HOST),
+                List.of(),
+                Set.of());
+        assertTrue(
+                out.get(0).message().endsWith("no GPU code reorders it"),
+                out.get(0).message());
+    }
+
     /** A CUDA backend the compilation database does not compile is no device code of the analyzed build. */
     @Test
     void cudaFilesTheBuildDoesNotCompileAreNoDeviceCode() {

@@ -41,6 +41,7 @@ public final class BuildContext {
 
     private Boolean hostFpContractOff; // -ffp-contract=off
     private Boolean hostFastMath; // -ffast-math / -Ofast
+    private Boolean hostReassociation; // -fassociative-math, -funsafe-math-optimizations; false: -fno-... of either
     private String hostStd; // value of the host compiler's -std=, e.g. "c99", "gnu11", "c++17"
     private String hostCompiler; // the program of the host compile command (gcc, clang-19), null when not known
     private Boolean m32; // -m32
@@ -83,6 +84,7 @@ public final class BuildContext {
         if (other.hostArch != null) hostArch = other.hostArch;
         if (other.hostFpContractOff != null) hostFpContractOff = other.hostFpContractOff;
         if (other.hostFastMath != null) hostFastMath = other.hostFastMath;
+        if (other.hostReassociation != null) hostReassociation = other.hostReassociation;
         if (other.hostStd != null) hostStd = other.hostStd;
         if (other.hostCompiler != null) hostCompiler = other.hostCompiler;
         if (other.m32 != null) m32 = other.m32;
@@ -217,6 +219,20 @@ public final class BuildContext {
 
     public Boolean hostFastMath() {
         return hostFastMath;
+    }
+
+    /** The host compiler's reassociation switch as written ({@code -fassociative-math}: true), or null. */
+    public Boolean hostReassociation() {
+        return hostReassociation;
+    }
+
+    /**
+     * Whether the host compiler may reorder float sums: {@code -fassociative-math} or {@code
+     * -funsafe-math-optimizations}, or {@code -ffast-math}/{@code -Ofast} not followed by a switch that turns it off.
+     */
+    public boolean hostReassociates() {
+        return Boolean.TRUE.equals(hostReassociation)
+                || Boolean.TRUE.equals(hostFastMath) && !Boolean.FALSE.equals(hostReassociation);
     }
 
     /** The host compiler's {@code -std=} value, or null when the command sets none. */
@@ -469,6 +485,11 @@ public final class BuildContext {
         return this;
     }
 
+    public BuildContext hostReassociation(Boolean v) {
+        hostReassociation = v;
+        return this;
+    }
+
     public BuildContext hostStd(String v) {
         hostStd = v;
         return this;
@@ -564,7 +585,8 @@ public final class BuildContext {
         return "BuildContext{fastMath=" + fastMath + ", precDiv=" + precDiv + ", precSqrt=" + precSqrt + ", ftz=" + ftz
                 + ", fmad=" + fmad + ", deviceDebug=" + deviceDebug + ", hostArch=" + hostArch + ", hostFpContractOff="
                 + hostFpContractOff
-                + ", hostFastMath=" + hostFastMath + ", hostStd=" + hostStd + ", hostCompiler=" + hostCompiler
+                + ", hostFastMath=" + hostFastMath + ", hostReassociation=" + hostReassociation + ", hostStd=" + hostStd
+                + ", hostCompiler=" + hostCompiler
                 + ", m32=" + m32 + ", mfpmath387=" + mfpmath387
                 + ", cudaArch=" + cudaArch + ", nvccFlags=" + nvccFlags + ", defines=" + defines
                 + ", includePaths=" + includePaths + ", compiledVia=" + compiledVia + ", writtenFrom=" + writtenFrom

@@ -609,6 +609,7 @@ final class ContextChoice {
                 .hostArch(o.hostArch())
                 .hostFpContractOff(o.hostFpContractOff())
                 .hostFastMath(o.hostFastMath())
+                .hostReassociation(o.hostReassociation())
                 .hostStd(o.hostStd())
                 .hostCompiler(o.hostCompiler())
                 .m32(o.m32())

@@ -466,6 +466,12 @@ final class FlagInterpreter {
             ctx.hostFpContractOff(v.equals("off"));
         } else if (n.equals("ffast-math") || n.equals("Ofast")) {
             ctx.hostFastMath(true);
+        } else if (n.equals("fassociative-math") || n.equals("funsafe-math-optimizations")) {
+            // the compiler may reorder float sums (a sum's note says so: HostOnlyScans)
+            ctx.hostReassociation(true);
+        } else if (n.equals("fno-associative-math") || n.equals("fno-unsafe-math-optimizations")) {
+            ctx.hostReassociation(false);
+            return;
         } else if (n.equals("m32")) {
             ctx.m32(true);
         } else if (n.equals("m64")) {

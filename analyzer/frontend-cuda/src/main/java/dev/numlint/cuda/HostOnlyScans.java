@@ -63,7 +63,12 @@ final class HostOnlyScans {
                         cuda(f.location().file()) && built.test(f.location().file()))) return findings;
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding f : findings) {
-            out.add(f.level() != Level.NOTE && f.identity().judgement() == Identity.Judgement.PORT ? note(f) : f);
+            BuildContext c = contexts.get(f.location().file());
+            boolean reassociated = c != null && c.hostReassociates();
+            out.add(
+                    f.level() != Level.NOTE && f.identity().judgement() == Identity.Judgement.PORT
+                            ? note(f, reassociated)
+                            : f);
         }
         return out;
     }
@@ -75,12 +80,15 @@ final class HostOnlyScans {
         return n.endsWith(".cu") || n.endsWith(".cuh") || n.endsWith(".ptx");
     }
 
-    private static Finding note(Finding f) {
+    private static Finding note(Finding f, boolean reassociated) {
         // the reason stays whole: the finding's own message gives up the room it needs (Quote.fit: none if it fits)
         // a sum's hazard is its order (a GPU's reduction sums in another), a promotion's or a long double's its
-        // precision
-        String stated = RuleCatalog.get()
-                .remark(f.identity().sum() != null ? "host-only-scan-sum" : "host-only-scan", f.message());
+        // precision; where the host compiler may reassociate, it may reorder the sum itself (session 72 round C: a
+        // resampler's sums said nothing reorders them under -fassociative-math)
+        String key = f.identity().sum() == null
+                ? "host-only-scan"
+                : reassociated ? "host-only-scan-reassociated-sum" : "host-only-scan-sum";
+        String stated = RuleCatalog.get().remark(key, f.message());
         return f.toBuilder()
                 .level(Level.NOTE)
                 .message(stated)
