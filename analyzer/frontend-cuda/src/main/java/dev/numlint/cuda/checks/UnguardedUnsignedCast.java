@@ -122,6 +122,32 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 if (c.explicit() || c.fromBelow()) examined(facts, c, expr, max, out);
                 continue;
             }
+            String printed = facts.printedConversions.get(
+                    c.site().line() + ":" + c.site().column());
+            if (printed != null) {
+                // post("... %lu", (t_sampIdx)(x->x_sr / x->x_overlap)): only printed, a wrapped value changes the text
+                // printed, not a value computed with (session 72 round C: an audio library's print methods)
+                String other = c.site().hostOnly() ? "AArch64" : "the GPU";
+                String msg = RuleCatalog.get()
+                        .rule("NL001")
+                        .message(
+                                "cuda-printed",
+                                "expr",
+                                expr,
+                                "from",
+                                c.from(),
+                                "to",
+                                c.to(),
+                                "call",
+                                printed,
+                                "wrapped",
+                                wrapped(c.bytes()),
+                                "other",
+                                other);
+                out.reportProven(
+                        "NL001", facts.function, c.site(), msg, Confidence.HIGH, Impact.bounded("only printed"));
+                continue;
+            }
             boolean nonNegative = c.nonNegative() || c.lo() > -1;
             // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: a note for a cast
             // the sign from the stores of the file (a field every store writes non-negative): the message says where

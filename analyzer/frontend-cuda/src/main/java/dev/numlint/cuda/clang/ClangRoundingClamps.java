@@ -25,20 +25,28 @@ final class ClangRoundingClamps {
     private static final Set<String> MAXIMA = Set.of("max", "imax", "maxi", "Max");
 
     /**
-     * What follows or scales a rounded value: the clamp that bounds it from below ({@link #clampedBelow}), or null;
-     * the fraction bits of a conversion to fixed point ({@link ClangFixedPoints}), or 0.
+     * What follows or scales a converted value: the clamp that bounds a rounded one from below ({@link #clampedBelow}),
+     * or null; the fraction bits of a conversion to fixed point ({@link ClangFixedPoints}), or 0 (both to a signed
+     * type only); the print call that is its only use ({@link ClangPrintedValues}), or null.
      */
-    record Rounding(String clamp, int fixedBits) {}
+    record Rounding(String clamp, int fixedBits, String printedBy) {
+        /** Files what is known into {@code f} under the conversion's site {@code at} ("line:column"). */
+        void fileInto(dev.numlint.cuda.facts.FunctionFacts f, String at) {
+            if (clamp != null) f.clampedRoundings.put(at, clamp);
+            if (fixedBits > 0) f.fixedPointRoundings.put(at, fixedBits);
+            if (printedBy != null) f.printedConversions.put(at, printedBy);
+        }
+    }
 
-    /** Per conversion of the unit to a signed type ("line:column"): its clamp and its fixed-point scale, where known. */
+    /** Per conversion of the unit ("line:column"): its clamp, its fixed-point scale and its print call, where known. */
     static java.util.Map<String, Rounding> of(ClangUnit unit) {
         java.util.Map<String, Rounding> out = new java.util.HashMap<>();
         for (ClangUnit.Conversion k : unit.conversions()) {
-            if (k.unsigned()) continue;
-            String clamp = clampedBelow(unit, k.node());
-            int bits = ClangFixedPoints.bits(unit, k);
-            if (clamp != null || bits > 0)
-                out.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), new Rounding(clamp, bits));
+            String clamp = k.unsigned() ? null : clampedBelow(unit, k.node());
+            int bits = k.unsigned() ? 0 : ClangFixedPoints.bits(unit, k);
+            String printed = ClangPrintedValues.printedBy(unit, k.node());
+            if (clamp != null || bits > 0 || printed != null)
+                out.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), new Rounding(clamp, bits, printed));
         }
         return out;
     }

@@ -430,15 +430,14 @@ public final class ClangSupplement {
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
     public record Added(List<FunctionFacts> facts, List<ClangUnit.Function> recovered) {}
 
-    /** Per Clang conversion ("line:column"): its clamp from below and its fixed-point scale, computed once. */
+    /** Per Clang conversion ("line:column"): its clamp, fixed-point scale and print call, computed once. */
     private Map<String, ClangRoundingClamps.Rounding> roundings;
 
-    /** The clamp and the fixed-point scale of Clang's conversion at {@code key}, filed in {@code f} under {@code at}. */
+    /** The clamp, fixed-point scale and print call of Clang's conversion at {@code key}, filed in {@code f} at {@code at}. */
     private void roundingFacts(FunctionFacts f, String key, String at) {
         if (roundings == null) roundings = ClangRoundingClamps.of(unit);
         ClangRoundingClamps.Rounding r = roundings.get(key);
-        if (r != null && r.clamp() != null) f.clampedRoundings.put(at, r.clamp());
-        if (r != null && r.fixedBits() > 0) f.fixedPointRoundings.put(at, r.fixedBits());
+        if (r != null) r.fileInto(f, at);
     }
 
     /**
