@@ -65,6 +65,16 @@ final class PtxFindings {
     private final SourceCache sources;
     private final Map<String, Entry> out = new LinkedHashMap<>();
     private final Map<String, Integer> ordinals = new HashMap<>();
+    /** Whether some function of the module has a line ({@code -G}, {@code -lineinfo}): see {@link #report}. */
+    private boolean located;
+
+    /** Whether some instruction of {@code fn} has a source line. */
+    private static boolean hasLine(PtxFunction fn) {
+        for (Instruction in : fn.instructions()) {
+            if (in.loc() != null && in.loc().pos().line() > 0) return true;
+        }
+        return false;
+    }
 
     private static final class Entry {
         final Finding.Builder builder;
@@ -180,6 +190,7 @@ final class PtxFindings {
                 bc != null && !bc.effectivePrecDiv(),
                 bc != null && !bc.effectivePrecSqrt());
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
+        findings.located = m.definedFunctions().stream().anyMatch(PtxFindings::hasLine);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
         List<PtxFunction> functions = m.definedFunctions();
@@ -490,9 +501,13 @@ final class PtxFindings {
         Instruction in = h.at();
         DebugLoc loc = atUse(h, locatedLoc(h));
         SourcePos written = writtenPos(loc, files);
-        // toolkit/system header code (math library, CUB, Thrust), or a routine of it a -G build emits on its own
+        // toolkit/system header code (math library, CUB, Thrust), or a routine of it a -G build emits on its own: a
+        // math routine by its name, or any function without a line in a module whose other functions have lines
+        // (session 72 round D: the float atomicAdd's __fAtomicAdd of a -G build, an NL009 warning at line 1 of the
+        // unit beside the source layer's at the call)
         if (loc != null && written == null
-                || loc == null && ToolkitRoutines.is(h.function().name())) return;
+                || loc == null && (ToolkitRoutines.is(h.function().name()) || located && !hasLine(h.function())))
+            return;
         boolean libraryCode =
                 loc != null && LibraryCode.isSystemPath(files.get(loc.pos().fileIndex()));
         if (libraryCode && !policy(h.ruleId()).ptxCallIsHazard()) {
