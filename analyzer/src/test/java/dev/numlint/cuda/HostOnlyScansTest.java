@@ -29,6 +29,15 @@ class HostOnlyScansTest {
                 .build();
     }
 
+    /** A port-only warning of a float sum in trace.c. */
+    private static Finding portSum() {
+        return finding("trace.c", Identity.Judgement.PORT, Level.WARNING).toBuilder()
+                .identity(Identity.NONE
+                        .withJudgement(Identity.Judgement.PORT)
+                        .withSum(new Identity.Sum("float", new Location("trace.c", 2, 5, 2, 30))))
+                .build();
+    }
+
     private static final DeclaredFunction HOST = new DeclaredFunction("trace.c", "f", "float");
 
     @Test
@@ -48,11 +57,7 @@ class HostOnlyScansTest {
 
     @Test
     void aSumSaysThatNothingSumsItInAnotherOrder() {
-        Finding sum = finding("trace.c", Identity.Judgement.PORT, Level.WARNING).toBuilder()
-                .identity(Identity.NONE
-                        .withJudgement(Identity.Judgement.PORT)
-                        .withSum(new Identity.Sum("float", new Location("trace.c", 2, 5, 2, 30))))
-                .build();
+        Finding sum = portSum();
         List<Finding> out = HostOnlyScans.review(
                 List.of(sum), Map.of("trace.c", new BuildContext()), List.of(HOST), List.of(), Set.of());
         assertEquals(Level.NOTE, out.get(0).level());
@@ -64,11 +69,7 @@ class HostOnlyScansTest {
     /** Where the host compiler may reassociate, the note says the build may reorder the sum (session 72 round C). */
     @Test
     void aSumTheHostCompilerMayReassociateSaysSo() {
-        Finding sum = finding("trace.c", Identity.Judgement.PORT, Level.WARNING).toBuilder()
-                .identity(Identity.NONE
-                        .withJudgement(Identity.Judgement.PORT)
-                        .withSum(new Identity.Sum("float", new Location("trace.c", 2, 5, 2, 30))))
-                .build();
+        Finding sum = portSum();
         for (BuildContext c :
                 List.of(new BuildContext().hostReassociation(true), new BuildContext().hostFastMath(true))) {
             List<Finding> out =
