@@ -1005,4 +1005,18 @@ class ClangUnitTest {
         assertThat(u.quoted(u.atomics().get(0).node())).isEqualTo("reduce(atomicAdd)");
         assertThat(u.quoted(u.atomics().get(1).node())).isEqualTo("atomicAdd(dst, part[1])");
     }
+
+    /**
+     * A division of a pack's element in a variadic template: the instantiation's argument for the pack is no type
+     * (null), which a division's floating test read as a type (session 72 round E: an internal error on a CUB header).
+     */
+    @Test
+    void aPackArgumentIsNoFloatTypeOfADivision() throws Exception {
+        ClangUnit u = parse(
+                "pack.cpp",
+                "template <typename... Ts> float f(Ts... xs) { float s = 0; ((s += xs / 2), ...); return s; }\n"
+                        + "float g() { return f(1.0f, 2); }\n",
+                ClangFrontEnd.Language.CXX);
+        assertThat(u.divisions()).isNotNull();
+    }
 }

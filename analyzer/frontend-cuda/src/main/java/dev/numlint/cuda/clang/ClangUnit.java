@@ -610,7 +610,7 @@ public final class ClangUnit {
         if (params.size() != 1) return false;
         int k = params.iterator().next();
         for (List<String> args0 : fn.instantiations()) {
-            if (k < args0.size() && args0.get(k).equals("float")) return true;
+            if (k < args0.size() && "float".equals(args0.get(k))) return true; // null: a pack, a value or a template
         }
         return false;
     }
