@@ -113,7 +113,8 @@ final class ClangGuards {
     static String limited(ClangUnit unit, ClangNode e, Map<String, String> guards) {
         ClangNode n = strip(e);
         if (n == null) return null;
-        if (isExplicitCast(n)) return limited(unit, operandOf(n), guards);
+        if (isExplicitCast(n) || n.kind == CXCursor_StmtExpr) // ({ ...; value; }): a statement expression's value
+        return limited(unit, isExplicitCast(n) ? operandOf(n) : stmtExprValue(n), guards);
         if (n.kind == CXCursor_CallExpr && clampCall(unit, n)) return callee(n) + "()" + sides(unit, n, guards);
         String helper = n.kind == CXCursor_CallExpr ? ClangClampHelpers.clampHelper(unit, n) : null;
         if (helper != null) return helper;

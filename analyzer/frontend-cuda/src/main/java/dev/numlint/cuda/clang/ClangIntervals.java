@@ -138,6 +138,10 @@ final class ClangIntervals {
                 }
                 return r;
             }
+            case CXCursor_StmtExpr -> { // ({ typeof (x) _x = (x); ...; value; }): its last expression's
+                ClangNode v = stmtExprValue(n);
+                return v == null ? byType(n) : eval(v, fn, depth - 1);
+            }
             case CXCursor_ConditionalOperator -> {
                 if (n.children.size() != 3) return unknown();
                 double[] a = underTest(

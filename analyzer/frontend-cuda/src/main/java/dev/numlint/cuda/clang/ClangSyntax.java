@@ -128,6 +128,18 @@ final class ClangSyntax {
         return n;
     }
 
+    /**
+     * The value of the GNU statement expression {@code n} ({@code ({ typeof (x) _x = (x); _x < 0 ? 0 : _x; })}, the
+     * clamp and min/max macros of C libraries): its last statement, an expression; null for anything else.
+     */
+    static ClangNode stmtExprValue(ClangNode n) {
+        if (n == null || n.kind != CXCursor_StmtExpr || n.children.size() != 1) return null;
+        ClangNode body = n.children.get(0);
+        if (body.kind != CXCursor_CompoundStmt || body.children.isEmpty()) return null;
+        ClangNode last = body.children.get(body.children.size() - 1);
+        return clang_isExpressionKind(last.kind) ? last : null;
+    }
+
     /** {@code e} without parentheses and implicit conversions (an int flag tested as a bool, a float widened). */
     static ClangNode bare(ClangNode e) {
         ClangNode n = strip(e);
