@@ -19,6 +19,11 @@ final class ClangElementBases {
      * offset that is no polynomial of the counters).
      */
     static Poly rowStart(ClangNode b, ClangElements.Context cx) {
+        return rowStart(b, cx, 0);
+    }
+
+    /** {@link #rowStart}, {@code depth} row pointers deep ({@code bh = b_ptr + t * q} of {@code b_ptr = B + e}). */
+    private static Poly rowStart(ClangNode b, ClangElements.Context cx, int depth) {
         ClangNode x = strip(b);
         if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
             return null;
@@ -54,9 +59,33 @@ final class ClangElementBases {
         } else {
             return null;
         }
-        // the base itself subscripted (&B[i][j]) or another row pointer: not followed
+        // B + e1 + e2: pointer arithmetic in steps (b_ptr + i * w * q + t * q, session 72 round E: a descriptor's
+        // histogram rows), each step's offset added
+        java.util.List<ClangNode> more = new java.util.ArrayList<>();
+        java.util.List<Long> signs = new java.util.ArrayList<>();
         ClangNode bb = strip(base);
-        if (bb == null || bb.kind == CXCursor_ArraySubscriptExpr || !ClangElements.fixedBase(bb, cx)) return null;
+        while (bb != null
+                && bb.kind == CXCursor_BinaryOperator
+                && (bb.spelling.equals("+") || bb.spelling.equals("-"))
+                && bb.children.size() == 2
+                && more.size() < 8) {
+            ClangNode l = strip(bb.children.get(0));
+            ClangNode r = strip(bb.children.get(1));
+            if (l == null || r == null || r.canonKind == CXType_Pointer || ClangElements.array(r.canonKind))
+                return null;
+            if (l.canonKind != CXType_Pointer && !ClangElements.array(l.canonKind)) return null;
+            more.add(r);
+            signs.add(bb.spelling.equals("-") ? -1L : 1L);
+            bb = l;
+        }
+        // the base itself subscripted (&B[i][j]): not followed; another row pointer of the loops (float *bh = b_ptr +
+        // t * q; after float *b_ptr = B + i * cols + j * size;): its own start added, two deep at most
+        if (bb == null || bb.kind == CXCursor_ArraySubscriptExpr) return null;
+        Poly outer = null;
+        if (!ClangElements.fixedBase(bb, cx)) {
+            outer = depth < 2 ? rowStart(bb, cx, depth + 1) : null;
+            if (outer == null) return null;
+        }
         ClangNode loop = innermostLoop(def);
         int p = cx.chain.indexOf(loop);
         if (p < 0) return null;
@@ -64,7 +93,14 @@ final class ClangElementBases {
         if (!body.contains(def) || !body.contains(cx.update)) return null;
         if (!dominates(ClangOutParams.anchor(def), cx.update, loop)) return null;
         Poly off = cx.poly(offset, def, p, 1);
-        return off == null ? null : Poly.constant(0).plus(off, sign);
+        if (off == null) return null;
+        Poly start = (outer == null ? Poly.constant(0) : outer).plus(off, sign);
+        for (int k = 0; k < more.size(); k++) {
+            Poly o = cx.poly(more.get(k), def, p, 1);
+            if (o == null) return null;
+            start = start.plus(o, signs.get(k));
+        }
+        return start;
     }
 
     /**
