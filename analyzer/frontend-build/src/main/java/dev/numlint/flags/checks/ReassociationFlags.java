@@ -26,8 +26,8 @@ public final class ReassociationFlags implements BuildFlagCheck {
         for (int i = 0; i < es.size(); i++) {
             FlagEntry e = es.get(i);
             if (e.target() == FlagTarget.DEVICE) continue;
-            boolean on = e.name().equals("fassociative-math") && !facts.associativeUndone(i)
-                    || e.name().equals("funsafe-math-optimizations") && !facts.associativeUndone(i);
+            boolean on = (e.name().equals("fassociative-math") || e.name().equals("funsafe-math-optimizations"))
+                    && !facts.associativeUndone(i);
             if (on)
                 out.accept(FlagFacts.hazard(ruleId(), "flags-reassociation", e).withHostRounding());
         }

@@ -118,7 +118,7 @@ final class ClangFieldValues {
         if (obj == null || obj.kind == CXCursor_CXXThisExpr) return receiver(path, fn, depth);
         // p->m through a local pointer: the assignment through it that reaches the read (ClangPointedMembers)
         if (obj.kind == CXCursor_DeclRefExpr && obj.canonKind == CXType_Pointer)
-            return ClangPointedMembers.read(intervals, obj.refUsr, path, fn, read, depth);
+            return ClangPointedMembers.read(unit, intervals, obj.refUsr, path, fn, read, depth);
         return obj.kind == CXCursor_DeclRefExpr ? local(obj.refUsr, path, fn, read, depth) : of(obj, path, fn, depth);
     }
 

@@ -31,9 +31,15 @@ final class ClangPointedMembers {
      * {@code fn}: its reaching assignment's value, or null.
      */
     static double[] read(
-            ClangIntervals intervals, String usr, String path, ClangUnit.Function fn, ClangNode at, int depth) {
+            ClangUnit unit,
+            ClangIntervals intervals,
+            String usr,
+            String path,
+            ClangUnit.Function fn,
+            ClangNode at,
+            int depth) {
         if (usr == null || depth <= 0) return null;
-        boolean fresh = fresh(fn, usr);
+        boolean fresh = fresh(unit, fn).contains(usr);
         ClangNode cur = at;
         for (ClangNode p = at.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (ClangSyntax.isLoop(p)) return null;
@@ -99,24 +105,28 @@ final class ClangPointedMembers {
             java.util.regex.Pattern.compile("(?i)\\w*(alloc|new|create|make)\\w*");
 
     /**
-     * Whether the pointer {@code usr} is a local of {@code fn} that holds an object the function made: initialized by
-     * {@code new} or by a call whose name says it allocates or constructs ({@code malloc}, {@code calloc}, {@code
-     * pd_new}, {@code obj_create}), through casts, and never written again.
+     * The pointer locals of {@code fn} that hold an object the function made: initialized by {@code new} or by a call
+     * whose name says it allocates or constructs ({@code malloc}, {@code calloc}, {@code pd_new}, {@code
+     * obj_create}), through casts, and never written again; one walk per function.
      */
-    static boolean fresh(ClangUnit.Function fn, String usr) {
-        boolean[] made = new boolean[1];
-        boolean[] other = new boolean[1];
-        fn.node().forEach(x -> {
-            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr) && !x.children.isEmpty()) {
-                ClangNode init = withoutCasts(x.children.get(x.children.size() - 1));
-                made[0] = init != null
-                        && (init.kind == CXCursor_CXXNewExpr
-                                || init.kind == CXCursor_CallExpr
-                                        && MAKES.matcher(callee(init)).matches());
-            }
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (written(x) || aliases(x))) other[0] = true;
+    static java.util.Set<String> fresh(ClangUnit unit, ClangUnit.Function fn) {
+        return unit.perFunction("fresh-objects", fn.node(), () -> {
+            java.util.Set<String> made = new java.util.HashSet<>();
+            java.util.Set<String> other = new java.util.HashSet<>();
+            fn.node().forEach(x -> {
+                if (x.kind == CXCursor_VarDecl && x.usr != null && !x.children.isEmpty()) {
+                    ClangNode init = withoutCasts(x.children.get(x.children.size() - 1));
+                    if (init != null
+                            && (init.kind == CXCursor_CXXNewExpr
+                                    || init.kind == CXCursor_CallExpr
+                                            && MAKES.matcher(callee(init)).matches())) made.add(x.usr);
+                }
+                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && (written(x) || aliases(x)))
+                    other.add(x.refUsr);
+            });
+            made.removeAll(other);
+            return made;
         });
-        return made[0] && !other[0];
     }
 
     /** Whether the call {@code call} is given the object behind {@code usr}: the pointer, a member's address, an array. */
