@@ -11,14 +11,35 @@ import static org.bytedeco.llvm.global.clang.*;
  * 0, so a clamp of this kind right after it makes both roundings equal ({@link ClangRoundingClamps}).
  */
 final class ClangLowerClamps {
-    private ClangLowerClamps() {}
-
     /** Whether {@code e} has the same value for every value {@code <= 0} of the local {@code usr}. */
     static boolean settles(ClangNode e, String usr) {
-        return flat(e, usr, 0) && reads(e, usr);
+        return settles(e, usr, java.util.Map.of());
     }
 
-    private static boolean flat(ClangNode e, String usr, int depth) {
+    /**
+     * {@link #settles(ClangNode, String)} where the locals of {@code constants} (by USR) hold those values: the
+     * {@code _b = (1)} of a statement-expression maximum {@code ({ typeof(a) _a = (a); typeof(b) _b = (b); _a > _b ?
+     * _a : _b; })}.
+     */
+    static boolean settles(ClangNode e, String usr, java.util.Map<String, Double> constants) {
+        return new ClangLowerClamps(constants).flat(e, usr, 0) && reads(e, usr);
+    }
+
+    private final java.util.Map<String, Double> constants;
+
+    private ClangLowerClamps(java.util.Map<String, Double> constants) {
+        this.constants = constants;
+    }
+
+    /** The constant value of {@code n}: folded, or a local of {@link #constants}; null otherwise. */
+    private Double value(ClangNode n) {
+        Double k = folded(n);
+        if (k != null) return k;
+        ClangNode x = bare(n);
+        return x != null && x.kind == CXCursor_DeclRefExpr && x.refUsr != null ? constants.get(x.refUsr) : null;
+    }
+
+    private boolean flat(ClangNode e, String usr, int depth) {
         if (e == null || depth > 32) return false;
         if (!reads(e, usr)) return true;
         ClangNode n = strip(e);
@@ -30,7 +51,7 @@ final class ClangLowerClamps {
             if (outcome < 0) return flat(no, usr, depth + 1);
             if (outcome == 0
                     && (zeroAtBound(test, yes, no, usr)
-                            || Double.valueOf(0).equals(folded(yes))
+                            || Double.valueOf(0).equals(value(yes))
                                     && Double.valueOf(0).equals(atZero(no, usr, 0)))) return true;
             return flat(test, usr, depth + 1) && flat(yes, usr, depth + 1) && flat(no, usr, depth + 1);
         }
@@ -46,15 +67,15 @@ final class ClangLowerClamps {
      * The outcome of {@code test} for every value {@code <= 0} of the local: 1 always true, -1 always false, 0 true
      * below 0 and false at 0 ({@code v < 0}), 2 unknown.
      */
-    private static int outcome(ClangNode test, String usr) {
+    private int outcome(ClangNode test, String usr) {
         ClangNode t = strip(test);
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return 2;
         ClangNode a = strip(t.children.get(0)), b = strip(t.children.get(1));
         String op = t.spelling;
         Double k;
-        if (local(a, usr) && (k = folded(b)) != null) {
+        if (local(a, usr) && (k = value(b)) != null) {
             // v op k
-        } else if (local(b, usr) && (k = folded(a)) != null) {
+        } else if (local(b, usr) && (k = value(a)) != null) {
             op = switch (op) {
                 case "<" -> ">";
                 case ">" -> "<";
@@ -73,28 +94,28 @@ final class ClangLowerClamps {
     }
 
     /** {@code v < 0 ? 0 : v}: 0 below 0 and the local itself at 0, which is 0 too. */
-    private static boolean zeroAtBound(ClangNode test, ClangNode yes, ClangNode no, String usr) {
-        Double y = folded(yes);
+    private boolean zeroAtBound(ClangNode test, ClangNode yes, ClangNode no, String usr) {
+        Double y = value(yes);
         return y != null
                 && y == 0
                 && (local(strip(no), usr)
-                        || !reads(no, usr) && Double.valueOf(0).equals(folded(no)));
+                        || !reads(no, usr) && Double.valueOf(0).equals(value(no)));
     }
 
     /**
      * The value of {@code e} where the local is 0, when {@code e} is the local, a constant, or a conditional whose
      * test compares the local with a constant ({@code (v > 255) ? 255 : v} is 0); null otherwise.
      */
-    private static Double atZero(ClangNode e, String usr, int depth) {
+    private Double atZero(ClangNode e, String usr, int depth) {
         ClangNode n = strip(e);
         if (n == null || depth > 16) return null;
         if (local(n, usr)) return 0.0;
-        if (!reads(n, usr)) return folded(n);
+        if (!reads(n, usr)) return value(n);
         if (n.kind != CXCursor_ConditionalOperator || n.children.size() != 3) return null;
         ClangNode t = strip(n.children.get(0));
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return null;
         ClangNode a = strip(t.children.get(0)), b = strip(t.children.get(1));
-        Double k = local(a, usr) ? folded(b) : local(b, usr) ? folded(a) : null;
+        Double k = local(a, usr) ? value(b) : local(b, usr) ? value(a) : null;
         if (k == null) return null;
         double l = local(a, usr) ? 0 : k, r = local(a, usr) ? k : 0;
         Boolean holds =

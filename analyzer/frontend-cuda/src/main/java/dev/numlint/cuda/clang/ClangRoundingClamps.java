@@ -90,6 +90,15 @@ final class ClangRoundingClamps {
             return null;
         int at = stmt.parent.children.indexOf(stmt);
         if (at < 0 || at + 1 >= stmt.parent.children.size()) return null;
+        // ccv_max((int)(x + .5), 1) of a macro ({ typeof(a) _a = (a); typeof(b) _b = (b); _a > _b ? _a : _b; })
+        // (session 72 round E: a tracker's patch size): the block's value settles the local
+        ClangNode value = stmtExprValue(stmt.parent.parent);
+        if (value != null && p.kind == CXCursor_VarDecl) {
+            java.util.Map<String, Double> constants = declaredConstants(stmt.parent, usr);
+            return constants != null && ClangLowerClamps.settles(value, usr, constants)
+                    ? "clamp at line " + stmt.parent.parent.line
+                    : null;
+        }
         // if (v >= N) v = N - 1; if (v < 0) v = 0; (session 52: a Vorbis noise mask's int dB = logmask[i] + .5)
         for (int k = at + 1; k < stmt.parent.children.size(); k++) {
             ClangNode st = stmt.parent.children.get(k);
@@ -120,6 +129,27 @@ final class ClangRoundingClamps {
         String k = clampOf(unit, call, usr);
         // v = MIN(MAX(0, v), 64); of macros written as ?: (ClangLowerClamps)
         return k != null || !ClangLowerClamps.settles(call, usr) ? k : "clamp at line " + next.line;
+    }
+
+    /**
+     * The locals other than {@code usr} that the statements of {@code block} before its last declare with a constant
+     * value, by USR; null when one of those statements is not a declaration or one of them reads {@code usr}.
+     */
+    private static java.util.Map<String, Double> declaredConstants(ClangNode block, String usr) {
+        java.util.Map<String, Double> out = new java.util.HashMap<>();
+        for (int k = 0; k + 1 < block.children.size(); k++) {
+            ClangNode st = block.children.get(k);
+            if (st.kind != CXCursor_DeclStmt) return null;
+            for (ClangNode d : st.children) {
+                if (d.kind != CXCursor_VarDecl || d.usr == null || d.children.isEmpty()) return null;
+                if (d.usr.equals(usr)) continue;
+                ClangNode init = d.children.get(d.children.size() - 1);
+                if (ClangLowerClamps.reads(init, usr)) return null;
+                Double v = folded(init);
+                if (v != null) out.put(d.usr, v);
+            }
+        }
+        return out;
     }
 
     /** {@link #bound} of {@code call} when it is a call with the local {@code usr} as an argument, else null. */
