@@ -32,6 +32,10 @@ final class ClangLoopMeans {
         ClangNode base = s.kind == CXCursor_ArraySubscriptExpr ? strip(s.children.get(0)) : s;
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null || !floating(s.canonKind))
             return null;
+        if (s == base) {
+            double[] bounded = boundedLoop(unit, div, s.refUsr, n.refUsr, fn, eval);
+            if (bounded != null) return bounded;
+        }
         Uses uses = new Uses(unit, base.refUsr, n.refUsr, s != base);
         fn.node().forEach(uses::visit);
         if (uses.bad || uses.locals != 2 || uses.adds.isEmpty() || !uses.paired() || !nonZero(div, n.refUsr, fn))
@@ -237,6 +241,136 @@ final class ClangLoopMeans {
             for (ClangNode p = n; p != null; p = p.parent) if (p == ancestor) return true;
             return false;
         }
+    }
+
+    /**
+     * The interval of {@code s / n} right after {@code s = 0; for (j = 0; j < n && ...; j++) { ... s += v; ... }}:
+     * the loop runs at most {@code n} times (the counter starts at 0, steps by one, and nothing in the body writes it
+     * or {@code n}), and adds to {@code s} once an iteration at most (one addition, in no loop of the body, and no
+     * other write), so {@code s / n} lies in the hull of the values added, widened to 0, when {@code n} is not 0. A
+     * channel mix's {@code (int16)(tmp / nchans)} of at most {@code nchans} samples (session 72 round E, a speech
+     * front end's: "unguarded double to short"). The count is not 0 where a test says so ({@link #nonZero}) or where
+     * the same statement divides an integer by it unconditionally ({@code buf[i / nchans] = ...}): at 0 that traps
+     * first. Null when not so.
+     */
+    private static double[] boundedLoop(
+            ClangUnit unit,
+            ClangNode div,
+            String sum,
+            String count,
+            ClangUnit.Function fn,
+            Function<ClangNode, double[]> eval) {
+        ClangNode[] at = Uses.statementIn(div);
+        if (at == null) return null;
+        int i = at[0].children.indexOf(at[1]);
+        if (i < 2) return null;
+        ClangNode loop = at[0].children.get(i - 1);
+        ClangNode reset = strip(at[0].children.get(i - 2));
+        if (loop.kind != CXCursor_ForStmt || loop.children.size() != 4 || !resets(unit, reset, sum)) return null;
+        String j = loopVariable(loop);
+        ClangNode init = loop.children.get(0);
+        ClangNode start = init.kind == CXCursor_DeclStmt
+                ? (init.children.size() == 1 && !init.children.get(0).children.isEmpty()
+                        ? init.children
+                                .get(0)
+                                .children
+                                .get(init.children.get(0).children.size() - 1)
+                        : null)
+                : init.children.size() == 2 ? init.children.get(1) : null;
+        ClangNode body = loop.children.get(3);
+        if (j == null
+                || start == null
+                || !zero(start)
+                || !boundedBy(loop.children.get(1), j, count)
+                || !stepsByOne(loop.children.get(2), j)
+                || writesIn(body, j)
+                || writesIn(body, count)) return null;
+        List<ClangNode> adds = new ArrayList<>();
+        boolean[] bad = new boolean[1];
+        body.forEach(x -> {
+            if (bad[0] || x.kind != CXCursor_DeclRefExpr || !sum.equals(x.refUsr)) return;
+            ClangNode o = outermost(x);
+            ClangNode w = o.parent;
+            if (w != null
+                    && w.kind == CXCursor_CompoundAssignOperator
+                    && w.children.get(0) == o
+                    && w.spelling.equals("+=")
+                    && w.children.size() == 2
+                    && innermostLoop(w) == loop) adds.add(w);
+            else if (written(x) || aliases(x)) bad[0] = true;
+        });
+        if (bad[0] || adds.size() != 1) return null;
+        if (!nonZero(div, count, fn) && !dividesBy(at[1], count)) return null;
+        double[] v = eval.apply(adds.get(0).children.get(1));
+        double lo = Math.min(0, v[0]);
+        double hi = Math.max(0, v[1]);
+        return lo == Double.NEGATIVE_INFINITY || hi == Double.POSITIVE_INFINITY ? null : new double[] {lo, hi};
+    }
+
+    /** Whether {@code st} sets the local {@code sum} to 0: its declaration with 0, or {@code sum = 0}. */
+    private static boolean resets(ClangUnit unit, ClangNode st, String sum) {
+        if (st == null) return false;
+        if (st.kind == CXCursor_DeclStmt) {
+            if (unit.text(st).strip().startsWith("static")) return false;
+            for (ClangNode d : st.children) {
+                if (d.kind == CXCursor_VarDecl && sum.equals(d.usr))
+                    return !d.children.isEmpty() && zero(d.children.get(d.children.size() - 1));
+            }
+            return false;
+        }
+        if (st.kind != CXCursor_BinaryOperator || !st.spelling.equals("=") || st.children.size() != 2) return false;
+        ClangNode l = strip(st.children.get(0));
+        return l != null && l.kind == CXCursor_DeclRefExpr && sum.equals(l.refUsr) && zero(st.children.get(1));
+    }
+
+    /** Whether the condition {@code c}, or a conjunct of it, is {@code j < n}. */
+    private static boolean boundedBy(ClangNode c, String j, String n) {
+        ClangNode e = strip(c);
+        if (e == null || e.kind != CXCursor_BinaryOperator || e.children.size() != 2) return false;
+        if (e.spelling.equals("&&")) return boundedBy(e.children.get(0), j, n) || boundedBy(e.children.get(1), j, n);
+        ClangNode l = strip(e.children.get(0));
+        ClangNode r = strip(e.children.get(1));
+        return e.spelling.equals("<")
+                && l != null
+                && l.kind == CXCursor_DeclRefExpr
+                && j.equals(l.refUsr)
+                && r != null
+                && r.kind == CXCursor_DeclRefExpr
+                && n.equals(r.refUsr);
+    }
+
+    /** Whether {@code inc} is {@code j++}, {@code ++j} or {@code j += 1}. */
+    private static boolean stepsByOne(ClangNode inc, String j) {
+        ClangNode e = strip(inc);
+        if (e == null || e.children.isEmpty()) return false;
+        ClangNode t = strip(e.children.get(0));
+        if (t == null || t.kind != CXCursor_DeclRefExpr || !j.equals(t.refUsr)) return false;
+        if (e.kind == CXCursor_UnaryOperator) return e.spelling.equals("++");
+        Double one = e.children.size() == 2 ? folded(e.children.get(1)) : null;
+        return e.kind == CXCursor_CompoundAssignOperator && e.spelling.equals("+=") && one != null && one == 1;
+    }
+
+    /**
+     * Whether the statement {@code st} divides an integer by the local {@code n} (or takes a remainder) outside any
+     * branch, conditional operator or short circuit: where {@code n} is 0 that traps before anything else.
+     */
+    private static boolean dividesBy(ClangNode st, String n) {
+        boolean[] found = new boolean[1];
+        st.forEach(x -> {
+            if (found[0] || x.kind != CXCursor_BinaryOperator || x.children.size() != 2) return;
+            if (!(x.spelling.equals("/") || x.spelling.equals("%")) || !integral(x.canonKind)) return;
+            ClangNode r = strip(x.children.get(1));
+            if (r == null || r.kind != CXCursor_DeclRefExpr || !n.equals(r.refUsr)) return;
+            for (ClangNode p = x.parent; p != null && p != st.parent; p = p.parent) {
+                if (p.kind == CXCursor_ConditionalOperator
+                        || p.kind == CXCursor_IfStmt
+                        || isLoop(p)
+                        || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||")))
+                    return;
+            }
+            found[0] = true;
+        });
+        return found[0];
     }
 
     /** Whether {@code e} is 0: a constant, {@code {0}} or {@code {}}, or a chained assignment of one ({@code j = 0}). */
