@@ -495,6 +495,49 @@ class ClangUnitTest {
                 .containsEntry(20, "the test 'm < 1.0f' (line 19) on the divisor");
     }
 
+    /**
+     * An early exit for one side and a clamp or another exit for the other, before any other write, bound both sides
+     * (session 73: a renderer's fog factor, "an upper bound only" under 'if (f <= 0) return').
+     */
+    @Test
+    void anEarlyExitAndAClampTogetherBoundBothSides() throws Exception {
+        ClangUnit u = parse(
+                "e.c",
+                """
+                unsigned char exit_clamp(float f) {
+                    if (f <= 0.0f) return 0;
+                    if (f > 1.0f) f = 1.0f;
+                    return (unsigned char)(f * 200.0f);
+                }
+                unsigned char two_exits(float f) {
+                    if (f <= 0.0f) return 0;
+                    if (f > 1.0f) return 1;
+                    return (unsigned char)(f * 200.0f);
+                }
+                unsigned char rewritten(float f, float g) {
+                    if (f <= 0.0f) return 0;
+                    f = f * g;
+                    if (f > 1.0f) f = 1.0f;
+                    return (unsigned char)(f * 200.0f);
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        java.util.Map<Integer, String> guards = new java.util.TreeMap<>();
+        for (ClangUnit.Conversion c : u.conversions()) guards.put(c.node().line, c.guarded() ? c.guard() : "none");
+        assertThat(guards)
+                .containsEntry(
+                        4,
+                        "the bounds of the early 'return' under 'f <= 0.0f' (line 2) and the test 'f > 1.0f'"
+                                + " (line 3)")
+                .containsEntry(
+                        9,
+                        "the bounds of the early 'return' under 'f <= 0.0f' (line 7) and the early 'return'"
+                                + " under 'f > 1.0f' (line 8)")
+                // a write between the two: the exit's bound is gone
+                .containsEntry(
+                        15, "the test 'f > 1.0f' (line 14), an upper bound only: the negative side is unguarded");
+    }
+
     /** A min or max call bounds one side unless an argument is bounded too (session 61: "limited by min()"). */
     @Test
     void minAndMaxCallsNameTheSideTheyLeaveOpen() throws Exception {

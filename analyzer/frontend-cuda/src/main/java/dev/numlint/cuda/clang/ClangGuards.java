@@ -272,7 +272,7 @@ final class ClangGuards {
                     for (Path t : g == null && !writes(s, usr) ? truncations(p, k, usr) : List.<Path>of()) {
                         if ((g = chainExit(unit, check, t, once)) != null) break;
                     }
-                    if (g != null) return g;
+                    if (g != null) return ClangGuardPairs.otherSide(unit, p, k, usr, g);
                     exits.add(new ClangNode[] {check, s});
                 }
                 String chain = chainClamps(unit, s, usr);
@@ -297,7 +297,7 @@ final class ClangGuards {
                             return BOTH.substring(0, BOTH.length() - 1) + other.named() + " and " + clamp.named();
                         if (writes(s2, usr)) break;
                     }
-                    return clamp.describe();
+                    return ClangGuardPairs.otherSide(unit, p, k, usr, clamp.describe());
                 }
                 String byReference = ClangReferenceClamps.of(unit, s, usr);
                 if (byReference != null) return byReference;
@@ -384,7 +384,7 @@ final class ClangGuards {
 
     static final String LOWER_ONLY = ", a lower bound only: large values are unguarded";
 
-    private static final String BOTH = "the clamps '";
+    private static final String BOTH = "the clamps '", BOUNDS = ClangGuardPairs.BOUNDS;
 
     /** Roundings to a whole number whose sign is their argument's (floor(t) >= 0 only where t > -1). */
     private static final java.util.Set<String> ROUNDINGS = java.util.Set.of(
@@ -434,7 +434,7 @@ final class ClangGuards {
      * the hand-written facts' guard of the same conversion, a test found by its text, does not say.
      */
     static boolean namesSides(String guard) {
-        return guard != null && (guard.endsWith(UPPER_ONLY) || guard.endsWith(LOWER_ONLY) || guard.startsWith(BOTH));
+        return guard != null && (unsided(guard) != guard || guard.startsWith(BOTH) || guard.startsWith(BOUNDS));
     }
 
     /**
@@ -443,7 +443,7 @@ final class ClangGuards {
      * test compares it with, as its last statement after others that neither write it nor leave ({@code { nclip++;
      * x = M; }}); null for any other statement.
      */
-    private static Clamp conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
+    static Clamp conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
         if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
         return clampOf(unit, s.children.get(0), s.children.get(1), usr);
     }
