@@ -52,6 +52,41 @@ class ClangWorkerMemoryTest {
         }
     }
 
+    /**
+     * The structs libclang returns for a cursor are freed once its copy is made, not at the end of the parse: a unit
+     * of 20,000 functions in one namespace (about 300,000 cursors) fits a heap that holds the copy (session 73 round
+     * D: a 46,000-line transcoder ran the worker's 768 MB out, and its 653 functions fell to the fallback front end).
+     */
+    @Test
+    void aLargeUnitNeedsNoMoreHeapThanTheCopyOfItsCursors() throws Exception {
+        assertThat(Libclang.get())
+                .as("libclang loads: %s", Libclang.unavailable())
+                .isNotNull();
+        StringBuilder big = new StringBuilder("namespace codec {\n");
+        for (int i = 0; i < 20_000; i++)
+            big.append("float f")
+                    .append(i)
+                    .append("(float x, int k) { return x * ")
+                    .append(i % 97)
+                    .append(".5f + (float)(k >> 2); }\n");
+        big.append("}\n");
+        Path large = Files.writeString(dir.resolve("large.cpp"), big);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        String before = System.getProperty("numlint.clang.workerHeapMb");
+        System.setProperty("numlint.clang.workerHeapMb", "96");
+        ClangWorkers workers = new ClangWorkers();
+        try {
+            List<String> a = fe.arguments(large, ClangFrontEnd.Language.CXX, BuildContext.defaults());
+            ClangUnit u = workers.parse(large, dir, dir.resolve("cache"), a, Files.readAllBytes(large));
+            assertThat(u.failure()).isNull();
+            assertThat(u.functions()).hasSize(20_000);
+        } finally {
+            workers.closeIdle();
+            if (before == null) System.clearProperty("numlint.clang.workerHeapMb");
+            else System.setProperty("numlint.clang.workerHeapMb", before);
+        }
+    }
+
     private static List<String> args(ClangFrontEnd fe, Path f) {
         return fe.arguments(f, ClangFrontEnd.Language.C, BuildContext.defaults());
     }

@@ -335,6 +335,13 @@ public final class ClangParser {
 
         @Override
         public int call(CXCursor c, CXCursor parent, CXClientData data) {
+            // the structs of this cursor's visit are freed after it, as ClangWalker.call frees its own
+            try (PointerScope structs = new PointerScope()) {
+                return dispatch(c, parent, data);
+            }
+        }
+
+        private int dispatch(CXCursor c, CXCursor parent, CXClientData data) {
             List<ClangWalker> ws = interested.peek();
             CXSourceLocation loc = clang_getCursorLocation(c);
             // as ClangWalker.expandedInMain: a system header's location is no project file's
