@@ -112,6 +112,10 @@ final class ClangRoundingClamps {
             String k = clampOf(unit, strip(next.children.get(0)), usr);
             return k != null || !ClangLowerClamps.settles(next.children.get(0), usr) ? k : "clamp at line " + next.line;
         }
+        // dst[x] = (uint8_t)clamp<int>(j, 0, 255); or table[clamp(j, 0, N - 1)] with j read nowhere else (session 73
+        // round D: a texture encoder's sRGB conversion): every read is a clamp's, from 0 up
+        String clamped = next == null ? null : clampedReads(unit, next, usr);
+        if (clamped != null && ClangLowerClamps.onlyStored(stmt.parent, at, usr, unit.functionOf(stmt))) return clamped;
         if (next == null
                 || next.kind != CXCursor_BinaryOperator
                 || !next.spelling.equals("=")
@@ -150,6 +154,25 @@ final class ClangRoundingClamps {
             }
         }
         return out;
+    }
+
+    /**
+     * The clamp of the statement {@code st} when it reads the local {@code usr} and each read is the clamped argument
+     * of a clamp or maximum bounded from below at 0 or more ({@link #bound}), else null.
+     */
+    private static String clampedReads(ClangUnit unit, ClangNode st, String usr) {
+        String[] found = {null};
+        boolean[] other = {false};
+        st.forEach(x -> {
+            if (other[0] || x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr)) return;
+            ClangNode a = x;
+            while (a.parent != null && (a.parent.kind == CXCursor_UnexposedExpr || a.parent.kind == CXCursor_ParenExpr))
+                a = a.parent;
+            String b = a.parent != null && a.parent.kind == CXCursor_CallExpr ? bound(unit, a.parent, a, null) : null;
+            if (b == null) other[0] = true;
+            else found[0] = b;
+        });
+        return other[0] ? null : found[0];
     }
 
     /** {@link #bound} of {@code call} when it is a call with the local {@code usr} as an argument, else null. */
