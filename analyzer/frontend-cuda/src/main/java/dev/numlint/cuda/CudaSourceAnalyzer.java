@@ -348,18 +348,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 }
             }
             String text = new String(bytes, StandardCharsets.UTF_8);
-            int glsl = glslVersionLine(text);
-            if (glsl > 0) {
-                // a shader that a C file embeds as text (#embed "mix.fs.c", session 73 round B: a module player's
-                // OpenGL shaders named .fs.c and .vs.c), not C: read as C its float arithmetic is "double"
-                sink.notify(new Notification(
-                        rel,
-                        glsl,
-                        Level.NOTE,
-                        "glsl-source",
-                        "not analyzed: a GLSL shader ('#version' at line " + glsl + "), not C, C++ or CUDA"));
-                return;
-            }
+            if (GlslSources.leftOut(text, rel, sink)) return;
             stats.files.incrementAndGet();
             stats.lines.addAndGet(countLines(text));
             Path buildFile = from == null ? file : from.includer();
@@ -675,43 +664,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
         }
     }
-
-    /**
-     * The line of a GLSL {@code #version NNN} directive when it is the file's first line that is not blank or a
-     * comment (a C, C++ or CUDA compiler rejects the directive), else 0.
-     */
-    static int glslVersionLine(String text) {
-        int line = 1;
-        boolean block = false;
-        for (String l : text.split("\n", 200)) {
-            String t = l.strip();
-            if (block) {
-                int end = t.indexOf("*/");
-                if (end < 0) {
-                    line++;
-                    continue;
-                }
-                t = t.substring(end + 2).strip();
-                block = false;
-            }
-            while (t.startsWith("/*")) {
-                int end = t.indexOf("*/", 2);
-                if (end < 0) {
-                    block = true;
-                    t = "";
-                    break;
-                }
-                t = t.substring(end + 2).strip();
-            }
-            if (!t.isEmpty() && !t.startsWith("//"))
-                return GLSL_VERSION.matcher(t).matches() ? line : 0;
-            line++;
-        }
-        return 0;
-    }
-
-    private static final java.util.regex.Pattern GLSL_VERSION =
-            java.util.regex.Pattern.compile("#\\s*version\\s+\\d+\\b.*");
 
     private static long countLines(String s) {
         long n = 1;

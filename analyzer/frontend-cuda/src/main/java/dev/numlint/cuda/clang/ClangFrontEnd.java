@@ -35,15 +35,6 @@ public final class ClangFrontEnd {
         }
     }
 
-    /** C diagnostics that are errors in Clang 16 and later but warnings in GCC before 14 and in older Clang. */
-    private static final List<String> GCC_WARNINGS_CLANG_ERRORS = List.of(
-            "incompatible-function-pointer-types",
-            "incompatible-pointer-types",
-            "int-conversion",
-            "implicit-function-declaration",
-            "implicit-int",
-            "return-type");
-
     /** The language a file is parsed as. */
     public enum Language {
         C,
@@ -544,12 +535,7 @@ public final class ClangFrontEnd {
             }
         }
         a.addAll(Libclang.stubArguments(stubs, a));
-        if (lang == Language.C) {
-            // what GCC before 14 builds with a warning and Clang 16 and later reject (session 73 round B: a
-            // rasteriser's function pointers of other parameter types, 12 Clang errors in a file GCC 12 compiled):
-            // the build's compiler accepted it, so Clang reads it as that compiler did
-            for (String w : GCC_WARNINGS_CLANG_ERRORS) a.add("-Wno-error=" + w);
-        }
+        if (lang == Language.C) a.addAll(ClangCDialect.GCC_LENIENCY);
         a.add("-ferror-limit=100");
         a.add("-fbracket-depth=256");
         a.add("-ftemplate-depth=256");
