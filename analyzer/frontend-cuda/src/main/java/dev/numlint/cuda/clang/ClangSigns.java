@@ -45,6 +45,8 @@ final class ClangSigns {
     /** A value stored into a local: {@code op} is {@code =} (an initializer too), {@code +=}, {@code -=}, ... */
     record Store(String op, ClangNode value) {}
 
+    private static final Set<String> POWERS = Set.of("pow", "powf", "powl");
+
     ClangSigns(ClangUnit unit) {
         this.unit = unit;
     }
@@ -280,6 +282,9 @@ final class ClangSigns {
                 if (f.startsWith("std::")) f = f.substring(5);
                 if (NumericFacts.NON_NEGATIVE.contains(f)) return positive;
                 List<ClangNode> args = arguments(e);
+                // a power of a base that is never negative: powf(10.0f, -psnr / 10.0f) (session 73 round D, an
+                // encoder's mean squared error from its PSNRs)
+                if (positive && POWERS.contains(f) && args.size() == 2 && signed(args.get(0), s, d, true)) return true;
                 boolean max = f.equals("fmax") || f.equals("fmaxf") || f.equals("max");
                 boolean min = f.equals("fmin") || f.equals("fminf") || f.equals("min");
                 // max(a, b) >= 0 when one argument is, <= 0 when both are; min(a, b) mirrored

@@ -371,6 +371,17 @@ final class ClangSyntax {
         return out;
     }
 
+    /**
+     * Whether an assignment whose innermost loop is {@code outer} (null: none) is in {@code loop} or around it: after a
+     * sum's loop, {@code uu = 0} starts another value that the reads after it see (session 73 round D: an image
+     * registration's first sum of entropies was said to flip the test of the second, 'uyvar > 0').
+     */
+    static boolean loopAround(ClangNode outer, ClangNode loop) {
+        if (outer == null || outer == loop) return true;
+        for (ClangNode p = loop.parent; p != null; p = p.parent) if (p == outer) return true;
+        return false;
+    }
+
     static ClangNode innermostLoop(ClangNode n) {
         for (ClangNode p = n.parent; p != null; p = p.parent) {
             if (isLoop(p)) return p;

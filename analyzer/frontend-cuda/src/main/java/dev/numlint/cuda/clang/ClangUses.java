@@ -624,7 +624,7 @@ final class ClangUses {
         for (ClangNode x : index.assigns().getOrDefault(usr, List.of()))
             if (x.offset > def.endOffset
                     && x.offset < until
-                    && (loop == null || innermostLoop(x) == loop)
+                    && (loop == null || loopAround(innermostLoop(x), loop))
                     && unconditional(def, x)) {
                 until = x.offset;
                 ending = x;
