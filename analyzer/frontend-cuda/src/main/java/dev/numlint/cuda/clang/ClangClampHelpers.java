@@ -71,6 +71,35 @@ final class ClangClampHelpers {
         return out.toString();
     }
 
+    /**
+     * The lower bound of a call of a clamp helper: the index of the argument it clamps (the one parameter that is no
+     * bound), and the bound as the call's argument for it ({@code arg}) or as a constant of the helper.
+     */
+    record Lower(int value, ClangNode arg, Double constant) {}
+
+    /** {@link Lower} of {@code call} when it calls a clamp helper of this parse or a summarised one, else null. */
+    static Lower lower(ClangUnit unit, ClangNode call) {
+        String name = callee(call);
+        if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
+        java.util.function.Function<Bounds, Lower> f = b -> {
+            List<ClangNode> args = arguments(call);
+            int value = -1;
+            for (int i = 0; i < args.size(); i++) {
+                if (i == b.param()[0] || i == b.param()[1]) continue;
+                if (value >= 0) return null; // two arguments that are no bound
+                value = i;
+            }
+            int at = b.param()[0];
+            if (value < 0 || at >= args.size()) return null;
+            return at >= 0 ? new Lower(value, args.get(at), null) : new Lower(value, null, b.constant()[0]);
+        };
+        Lower l = helpers(unit, name, f);
+        if (l != null) return l;
+        String kind = ClangHeaderHelpers.of(unit).get(name);
+        Bounds b = kind == null ? null : Bounds.parse(kind);
+        return b == null ? null : f.apply(b);
+    }
+
     /** The bounds of {@code fn} when it is a clamp helper ({@code u}: its unit, null for a summarised one). */
     private static Bounds bounds(ClangUnit u, ClangNode fn) {
         ClangNode body = null;

@@ -465,15 +465,8 @@ final class ClangGuards {
     }
 
     private static Clamp clampOf(ClangUnit unit, ClangNode test, ClangNode then, Path usr) {
-        if (then.kind == CXCursor_CompoundStmt && !then.children.isEmpty()) {
-            // { nclip++; x = M; }: the block's last statement sets it, the others neither write it nor leave
-            List<ClangNode> body = then.children;
-            for (int k = 0; k < body.size() - 1; k++) {
-                if (writes(body.get(k), usr) || leaves(body.get(k))) return null;
-            }
-            then = body.get(body.size() - 1);
-        }
-        ClangNode e = strip(then);
+        then = ClangClampBlocks.setting(then, usr);
+        ClangNode e = then == null ? null : strip(then);
         if (e == null || e.kind != CXCursor_BinaryOperator || !e.spelling.equals("=") || e.children.size() != 2)
             return null;
         if (!usr.key.equals(Path.key(e.children.get(0))) || writes(test, usr) || !compares(test, usr)) return null;

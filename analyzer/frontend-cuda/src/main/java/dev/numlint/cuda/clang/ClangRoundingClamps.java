@@ -71,6 +71,8 @@ final class ClangRoundingClamps {
         }
         if (p == null) return null;
         if (p.kind == CXCursor_CallExpr) return bound(unit, p, c, offset);
+        String element = elementClamp(unit, p, c, offset);
+        if (element != null) return element;
         if (offset != null) return null;
         // stored in a local: the next statement clamps that local
         String usr = null;
@@ -157,6 +159,42 @@ final class ClangRoundingClamps {
     }
 
     /**
+     * The clamp of an element or member the rounded value {@code c} is stored into when the next statement clamps it
+     * in place: {@code m_c[i] = (int)(x * s + .5f) * 2 + p; m_c[i] = clamp(m_c[i], p, hi);} (session 73 round D: a
+     * BC7 encoder's endpoints), the element written without calls or side effects; null otherwise.
+     */
+    private static String elementClamp(ClangUnit unit, ClangNode assign, ClangNode c, ClangNode offset) {
+        if (assign.kind != CXCursor_BinaryOperator
+                || !assign.spelling.equals("=")
+                || assign.children.size() != 2
+                || assign.children.get(1) != c) return null;
+        ClangNode lhs = strip(assign.children.get(0));
+        if (lhs == null || lhs.kind != CXCursor_ArraySubscriptExpr && lhs.kind != CXCursor_MemberRefExpr) return null;
+        boolean[] impure = {false};
+        lhs.forEach(x -> impure[0] |= x.kind == CXCursor_CallExpr && !"operator[]".equals(x.spelling)
+                || x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--"))
+                || x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                || x.kind == CXCursor_CompoundAssignOperator);
+        ClangNode block = assign.parent;
+        if (impure[0] || block == null || block.kind != CXCursor_CompoundStmt) return null;
+        int at = block.children.indexOf(assign);
+        if (at < 0 || at + 1 >= block.children.size()) return null;
+        ClangNode next = strip(block.children.get(at + 1));
+        if (next == null
+                || next.kind != CXCursor_BinaryOperator
+                || !next.spelling.equals("=")
+                || next.children.size() != 2) return null;
+        String target = squash(unit.text(lhs));
+        ClangNode call = strip(next.children.get(1));
+        if (!squash(unit.text(strip(next.children.get(0)))).equals(target)
+                || call == null
+                || call.kind != CXCursor_CallExpr) return null;
+        for (ClangNode a : arguments(call))
+            if (squash(unit.text(strip(a))).equals(target)) return bound(unit, call, a, offset);
+        return null;
+    }
+
+    /**
      * The clamp of the statement {@code st} when it reads the local {@code usr} and each read is the clamped argument
      * of a clamp or maximum bounded from below at 0 or more ({@link #bound}), else null.
      */
@@ -195,17 +233,24 @@ final class ClangRoundingClamps {
         java.util.List<ClangNode> args = arguments(call);
         int i = args.indexOf(arg);
         ClangNode lower;
+        Double helperBound = null;
         if (CLAMPS.contains(simple) && args.size() == 3 && i == 0) lower = args.get(1);
         else if (MAXIMA.contains(simple) && args.size() == 2 && i >= 0) lower = args.get(1 - i);
-        else return null;
-        Double lo = folded(lower);
+        else {
+            // a clamp helper of the project (x264_clip3(v, 0, QP_MAX), session 73 round E: an encoder's QPs)
+            ClangClampHelpers.Lower l = i < 0 ? null : ClangClampHelpers.lower(unit, call);
+            if (l == null || l.value() != i || l.arg() == null && l.constant() == null) return null;
+            lower = l.arg();
+            helperBound = l.constant();
+        }
+        Double lo = lower == null ? helperBound : folded(lower);
         boolean ok;
         if (offset == null) ok = lo != null && lo >= 0;
         else {
             Double off = folded(offset);
             ok = off != null
                     ? lo != null && lo >= off
-                    : squash(unit.text(strip(lower))).equals(squash(unit.text(strip(offset))));
+                    : lower != null && squash(unit.text(strip(lower))).equals(squash(unit.text(strip(offset))));
         }
         return ok ? simple + " at line " + call.line : null;
     }
