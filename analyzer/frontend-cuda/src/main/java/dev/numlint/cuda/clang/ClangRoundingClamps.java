@@ -102,10 +102,12 @@ final class ClangRoundingClamps {
                     : null;
         }
         // if (v >= N) v = N - 1; if (v < 0) v = 0; (session 52: a Vorbis noise mask's int dB = logmask[i] + .5)
+        // statements that do not name the local may come between (four selectors rounded, then clamped one by one:
+        // session 73 round D, a texture transcoder)
         for (int k = at + 1; k < stmt.parent.children.size(); k++) {
             ClangNode st = stmt.parent.children.get(k);
             int side = ClangClampTests.side(st, usr);
-            if (side == 0) break;
+            if (side == 0 && ClangLowerClamps.reads(st, usr)) break;
             if (side < 0) return "test at line " + st.line;
         }
         ClangNode next = strip(stmt.parent.children.get(at + 1));
