@@ -130,4 +130,28 @@ class InactiveSitesTest {
                 .startsWith("not analyzed: 3 casts of floating values to unsigned types in preprocessor branches")
                 .contains("at lines 7, 8, 9;");
     }
+
+    /** A qualified math call is a floating operand too: {@code (uint32_t)std::round(x)} in an {@code #if 0} branch. */
+    @Test
+    void qualifiedMathCallsAreFloatingOperands(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("codec.cpp"),
+                """
+                #include <cmath>
+                #include <cstdint>
+                uint32_t pack(float lo)
+                {
+                #if 0
+                    return (uint32_t)std::round(lo);
+                #else
+                    return lo > 0 ? 1u : 0u;
+                #endif
+                }
+                """);
+        List<Notification> n = notices(dir, "codec.cpp");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).message())
+                .startsWith("not analyzed: 1 cast of floating values to unsigned types")
+                .contains("at line 6;");
+    }
 }

@@ -201,6 +201,11 @@ final class InactiveSites {
      * too: {@code FLOOR}, {@code ROUND}) or a name the inactive code declares floating.
      */
     private static boolean floatingOperand(List<PToken> t, int from, Set<String> floating) {
+        // a qualified name: its last part decides ((uint32_t)std::round(x), session 73 round D: a texture codec's
+        // #if 0 branch, named by no notice)
+        while (from + 2 < t.size()
+                && t.get(from).getType() == CudaLexer.IDENTIFIER
+                && t.get(from + 1).getType() == CudaLexer.SCOPE) from += 2;
         // a name alone ((unsigned long)sample_rate): floating when the inactive code declares it float or double
         if (from + 1 < t.size()
                 && t.get(from).getType() == CudaLexer.IDENTIFIER
