@@ -22,12 +22,19 @@ final class ClangClampHelpers {
     static String clampHelper(ClangUnit unit, ClangNode call) {
         String name = callee(call);
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
-        String g = helpers(unit, name, b -> describe(unit, name, call, b));
-        if (g != null) return g;
-        // a helper of a header that is no unit of this parse, as the parse summarised it ({@link #summary})
+        return withSummaries(unit, name, b -> describe(unit, name, call, b));
+    }
+
+    /**
+     * {@link #helpers}, else {@code f} of the bounds the parse summarised for a helper of a header that is no unit of
+     * this parse ({@link #summary}), or null.
+     */
+    private static <T> T withSummaries(ClangUnit unit, String name, java.util.function.Function<Bounds, T> f) {
+        T t = helpers(unit, name, f);
+        if (t != null) return t;
         String kind = ClangHeaderHelpers.of(unit).get(name);
         Bounds b = kind == null ? null : Bounds.parse(kind);
-        return b == null ? null : describe(unit, name, call, b);
+        return b == null ? null : f.apply(b);
     }
 
     /**
@@ -81,7 +88,7 @@ final class ClangClampHelpers {
     static Lower lower(ClangUnit unit, ClangNode call) {
         String name = callee(call);
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
-        java.util.function.Function<Bounds, Lower> f = b -> {
+        return withSummaries(unit, name, b -> {
             List<ClangNode> args = arguments(call);
             int value = -1;
             for (int i = 0; i < args.size(); i++) {
@@ -92,12 +99,7 @@ final class ClangClampHelpers {
             int at = b.param()[0];
             if (value < 0 || at >= args.size()) return null;
             return at >= 0 ? new Lower(value, args.get(at), null) : new Lower(value, null, b.constant()[0]);
-        };
-        Lower l = helpers(unit, name, f);
-        if (l != null) return l;
-        String kind = ClangHeaderHelpers.of(unit).get(name);
-        Bounds b = kind == null ? null : Bounds.parse(kind);
-        return b == null ? null : f.apply(b);
+        });
     }
 
     /** The bounds of {@code fn} when it is a clamp helper ({@code u}: its unit, null for a summarised one). */
