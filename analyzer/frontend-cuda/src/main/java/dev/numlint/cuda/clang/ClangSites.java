@@ -141,7 +141,8 @@ final class ClangSites {
                                         || bare.value != null && bare.value == Math.rint(bare.value))
                                 && !viaFma
                         || kind == CXType_Double && !viaFma && ClangDyadicTerms.exact(term, fn)
-                        || !viaFma && ClangTables.exactProduct(unit, term);
+                        || !viaFma && ClangTables.exactProduct(unit, term)
+                        || !viaFma && ClangTallies.wholeElement(term, fn);
                 boolean tree = reads[0] && strip(lhs) != null && strip(lhs).kind == CXCursor_ArraySubscriptExpr;
                 // the terms a recurrence would read the accumulator through: an fma's two factors, else the term
                 List<ClangNode> terms = viaFma ? arguments(strip(term)).subList(0, 2) : List.of(term);

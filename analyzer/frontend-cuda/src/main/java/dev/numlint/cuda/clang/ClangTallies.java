@@ -31,7 +31,28 @@ final class ClangTallies {
         ClangUnit.Function fn = a.in();
         List<ClangNode> args = arguments(a.node());
         if (fn == null || args.size() != 2 || a.addend() != null) return null;
-        ClangNode base = strip(args.get(1));
+        return stores(args.get(1), fn, false);
+    }
+
+    /**
+     * Whether the term {@code e} of a serial sum reads an element of a floating array declared in {@code fn} (or a
+     * floating local) that every store of the function sets to a whole number: a whole-number constant, a count, or a
+     * value of an integer type ({@code w[i] = raw[i]} from {@code uint8_t raw[]}). A sum of such elements is exact
+     * while it stays below 2^24 (2^53 in double), as a sum of the integers themselves (session 73 round D: a texture
+     * encoder's ASTC weights, bytes copied into a float array and summed to a mean).
+     */
+    static boolean wholeElement(ClangNode e, ClangUnit.Function fn) {
+        return fn != null && stores(e, fn, true) != null;
+    }
+
+    /**
+     * Why every value {@code e} can read is a whole number ("every store to 't' writes one: lines 45, 66"), or null.
+     *
+     * @param integers whether a store of a value of an integer type counts (a serial sum's element); an atomic's
+     *                 tally counts constants only
+     */
+    private static String stores(ClangNode e, ClangUnit.Function fn, boolean integers) {
+        ClangNode base = strip(e);
         int subscripts = 0;
         while (base != null && base.kind == CXCursor_ArraySubscriptExpr && !base.children.isEmpty()) {
             base = strip(base.children.get(0));
@@ -46,7 +67,7 @@ final class ClangTallies {
         int rank = subscripts;
         fn.node().forEach(n -> {
             if (!ok[0] || n.kind != CXCursor_DeclRefExpr || !usr.equals(n.refUsr)) return;
-            Integer line = store(n, rank);
+            Integer line = store(n, rank, integers);
             if (line == null) ok[0] = false;
             else if (line > 0) lines.add(line);
         });
@@ -103,7 +124,7 @@ final class ClangTallies {
      * The line of the whole-number store the reference {@code ref} makes, 0 when it only reads a whole element, or
      * null when it writes anything else or uses the array otherwise (passed on, its address or a row kept).
      */
-    private static Integer store(ClangNode ref, int subscripts) {
+    private static Integer store(ClangNode ref, int subscripts, boolean integers) {
         ClangNode e = ref;
         for (int i = 0; i < subscripts; i++) {
             ClangNode p = up(e);
@@ -118,7 +139,7 @@ final class ClangTallies {
         if (p == null) return null;
         boolean lhs = !p.children.isEmpty() && strip(p.children.get(0)) == e;
         if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") && lhs && p.children.size() == 2)
-            return whole(p.children.get(1)) ? p.line : null;
+            return whole(p.children.get(1)) || integers && integer(p.children.get(1)) ? p.line : null;
         if (p.kind == CXCursor_CompoundAssignOperator && lhs && p.children.size() == 2)
             return (p.spelling.equals("+=") || p.spelling.equals("-=")) && whole(p.children.get(1)) ? p.line : null;
         if (p.kind == CXCursor_UnaryOperator && (p.spelling.equals("++") || p.spelling.equals("--"))) return p.line;
@@ -129,6 +150,12 @@ final class ClangTallies {
             return args.size() == 2 && strip(args.get(0)) == p && whole(args.get(1)) ? call.line : null;
         }
         return null;
+    }
+
+    /** A value of an integer type, converted to the element's floating type by the store. */
+    private static boolean integer(ClangNode e) {
+        ClangNode s = strip(e);
+        return s != null && integral(s.canonKind);
     }
 
     private static boolean whole(ClangNode e) {
