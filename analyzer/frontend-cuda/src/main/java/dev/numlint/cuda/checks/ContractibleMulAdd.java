@@ -72,6 +72,20 @@ public final class ContractibleMulAdd implements CudaCheck {
         return false;
     }
 
+    /**
+     * Whether every use of the value that decides something is a test against 0 that the value reaches only through
+     * a sum with other values ({@link ValueUse#direct} false: {@code len = sqrtf(x*x + y*y); if (len > 0)}).
+     */
+    static boolean zeroTestsThroughSums(Site site) {
+        boolean any = false;
+        for (ValueUse u : site.uses()) {
+            if (!u.kind().amplifies() || u.statistical()) continue;
+            if (u.direct() || u.kind() != ValueUse.Kind.COMPARISON || !"0.0".equals(u.detail())) return false;
+            any = true;
+        }
+        return any;
+    }
+
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         Set<Integer> lines = new HashSet<>();
@@ -186,6 +200,21 @@ public final class ContractibleMulAdd implements CudaCheck {
                         + " test against 0 cannot flip");
                 consequence = Consequences.phrase("sum-nonnegative-zero-test");
                 proven = true; // from the code's structure: the PTX layer's "compared in a condition" does not raise it
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED
+                    && otherProduct(c)
+                    && !c.site().termsCannotCancel()
+                    && zeroTestsThroughSums(c.site())) {
+                // a*w0 + b*w1 that reaches only tests against 0 of sums it is part of (a quaternion's components
+                // squared into its norm, then 'norm > 0'): as for a difference of products, its cancellation flips
+                // them only where every other term is 0 too, so its error is an ulp of its products (session 74
+                // round A: a particle filter's SLERP, whose blended components were said to flip the norm's test)
+                impact = new Impact(
+                        Impact.Kind.CANCELLATION,
+                        "a sum of products that may cancel: one product is rounded, the other is not",
+                        null,
+                        null,
+                        null);
+                consequence = Consequences.phrase("product-difference");
             } else if (impact.kind() == Impact.Kind.AMPLIFIED
                     && otherProduct(c)
                     && !c.site().termsCannotCancel()) {

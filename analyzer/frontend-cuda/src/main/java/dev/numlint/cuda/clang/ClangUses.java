@@ -91,6 +91,9 @@ final class ClangUses {
             }
         }
         ClangNode c = n;
+        // the longest sum of rounded products that n begins (a dot product's first terms): its value is still the
+        // hazard's own, as the sum n ends
+        ClangNode chain = n;
         ClangInterpolations.Index ix = interpolatedIndex.get();
         for (ClangNode p = n.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             if (p.kind == CXCursor_ParenExpr) continue;
@@ -288,7 +291,10 @@ final class ClangUses {
                         // terms of opposite signs add magnitudes (ClangSigns): nothing cancels
                         && !unit.signs().termsCannotCancel(p.line, unit.text(p)))
                     out.add(use(direct, ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
-                direct = false; // a sum or difference with something else is another value
+                // a sum or difference with something else is another value; the next product of a dot product
+                // whose first terms n sums is not (a.x*b.x + a.y*b.y + a.z*b.z: the whole sum decides)
+                if (strip(p.children.get(0)) == chain && roundedProduct(other)) chain = p;
+                else direct = false;
                 continue;
             }
             if (p.kind == CXCursor_BinaryOperator
