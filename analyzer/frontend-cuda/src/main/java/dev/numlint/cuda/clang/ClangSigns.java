@@ -414,7 +414,76 @@ final class ClangSigns {
                 usr[0] = n.usr;
             });
             if (twice[0] || usr[0] == null) return false;
-            return neverNegative(fn, usr[0]) || neverNegativeWhileSummed(fn, usr[0], line);
+            return neverNegative(fn, usr[0])
+                    || neverNegativeWhileSummed(fn, usr[0], line)
+                    || neverNegativeAfterReset(fn, usr[0], line);
+        }
+        return false;
+    }
+
+    /** The update of the local {@code usr} at {@code line} ({@code s += x}, {@code s = s + x}), or null. */
+    private static ClangNode updateAt(ClangUnit.Function fn, String usr, int line) {
+        ClangNode[] found = new ClangNode[1];
+        fn.node().forEach(n -> {
+            if (found[0] != null || n.line != line || n.children.isEmpty()) return;
+            boolean update = n.kind == CXCursor_CompoundAssignOperator
+                    || n.kind == CXCursor_BinaryOperator && n.spelling.equals("=");
+            ClangNode target = update ? strip(n.children.get(0)) : null;
+            if (target != null && target.kind == CXCursor_DeclRefExpr && usr.equals(target.refUsr)) found[0] = n;
+        });
+        return found[0];
+    }
+
+    /**
+     * {@link #neverNegativeLocal}'s third case: a statement of a block sets the local ({@code xv = yv = 0.0f;}) before
+     * the statement that holds the update, and every store from that statement to the end of the one holding the
+     * update is non-negative. No other store reaches the sum: the reset runs on every path into that statement. A
+     * sum of squares in one branch of an if whose other branch sums terms of unknown sign is never negative in its
+     * own branch (session 73 round D: an image registration's variances, plain in one branch, weighted in the
+     * other). A block with case labels or a function with a goto is left out: a jump may pass the reset.
+     */
+    private boolean neverNegativeAfterReset(ClangUnit.Function fn, String usr, int line) {
+        if (opaqueOf.get(fn).contains(usr)) return false;
+        boolean[] jumps = new boolean[1];
+        fn.node()
+                .forEach(n -> jumps[0] |= n.kind == CXCursor_GotoStmt
+                        || n.kind == CXCursor_IndirectGotoStmt
+                        || n.kind == CXCursor_CaseStmt
+                        || n.kind == CXCursor_DefaultStmt
+                        || n.kind == CXCursor_LabelStmt);
+        if (jumps[0]) return false;
+        ClangNode update = updateAt(fn, usr, line);
+        if (update == null) return false;
+        Signs s = signs(fn);
+        for (ClangNode held = update, block = update.parent;
+                block != null && block != fn.node();
+                held = block, block = block.parent) {
+            if (block.kind != CXCursor_CompoundStmt) continue;
+            ClangNode reset = null;
+            for (ClangNode k : block.children) {
+                if (k == held) break;
+                if (sets(k, usr)) reset = k;
+            }
+            if (reset == null) continue;
+            int from = reset.offset, to = held.endOffset;
+            if (from < 0 || to < 0) return false; // in a macro's expansion or a header: no order to read
+            for (Store st : storesOf.get(fn).getOrDefault(usr, List.of())) {
+                if (st.value().offset < from || st.value().offset > to) continue;
+                boolean ok = st.op().equals("-=") ? nonPositive(st.value(), s, 0) : nonNegative(st.value(), s, 0);
+                if (!ok) return false;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether the statement {@code k} is an assignment to {@code usr}, alone or in a chain ({@code a = b = 0}). */
+    private static boolean sets(ClangNode k, String usr) {
+        ClangNode e = strip(k);
+        while (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
+            ClangNode l = strip(e.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) return true;
+            e = strip(e.children.get(1));
         }
         return false;
     }
@@ -427,14 +496,9 @@ final class ClangSigns {
         fn.node().forEach(n -> jumps[0] |= n.kind == CXCursor_GotoStmt || n.kind == CXCursor_IndirectGotoStmt);
         if (jumps[0]) return false; // a goto can carry a later store back
         ClangNode[] loop = new ClangNode[1];
-        fn.node().forEach(n -> {
-            if (loop[0] != null || n.line != line || n.children.isEmpty()) return;
-            boolean update = n.kind == CXCursor_CompoundAssignOperator
-                    || n.kind == CXCursor_BinaryOperator && n.spelling.equals("=");
-            ClangNode target = update ? strip(n.children.get(0)) : null;
-            if (target == null || target.kind != CXCursor_DeclRefExpr || !usr.equals(target.refUsr)) return;
-            for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) if (isLoop(p)) loop[0] = p;
-        });
+        ClangNode update = updateAt(fn, usr, line);
+        if (update != null)
+            for (ClangNode p = update.parent; p != null && p != fn.node(); p = p.parent) if (isLoop(p)) loop[0] = p;
         if (loop[0] == null) return false;
         for (Store st : storesOf.get(fn).getOrDefault(usr, List.of())) {
             if (st.value().offset > loop[0].endOffset) continue; // after the sum's loops: another value
