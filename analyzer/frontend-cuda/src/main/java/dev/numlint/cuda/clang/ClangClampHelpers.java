@@ -113,7 +113,11 @@ final class ClangClampHelpers {
         java.util.Set<String> params = new java.util.HashSet<>();
         for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
         ClangNode[] bounds = body.children.size() == 1
-                ? clamp(u, strip(ret.children.get(0)), params)
+                ? clamp(
+                        u,
+                        ClangTemplates.returnedValue(ret.children.get(0)),
+                        params,
+                        ps.isEmpty() ? null : ps.get(0).usr)
                 : ifClamp(body.children.get(0), strip(ret.children.get(0)), params);
         if (bounds == null) return null;
         int[] param = {-1, -1};
@@ -226,8 +230,12 @@ final class ClangClampHelpers {
         return null;
     }
 
-    /** {lo, hi} of a two-sided clamp of one of {@code params}, or null. */
-    private static ClangNode[] clamp(ClangUnit unit, ClangNode e, java.util.Set<String> params) {
+    /**
+     * {lo, hi} of a two-sided clamp of one of {@code params}, or null. Where both operands of the inner min or max are
+     * parameters ({@code min(c, max(b, a))}), the clamped value is the helper's first parameter, {@code first}, as in
+     * {@code clamp(v, lo, hi)} (blend2d's {@code bl_clamp(a, b, c)}).
+     */
+    private static ClangNode[] clamp(ClangUnit unit, ClangNode e, java.util.Set<String> params, String first) {
         if (e == null) return null;
         if (e.kind == CXCursor_CallExpr) {
             String outer = callee(e);
@@ -242,8 +250,10 @@ final class ClangClampHelpers {
                 if (!(upper ? isMax(unit, in) : isMin(unit, in))) continue;
                 List<ClangNode> ia = arguments(inner);
                 if (ia.size() != 2) continue;
+                boolean both = reads(ia.get(0), params) && reads(ia.get(1), params);
                 for (int j = 0; j < 2; j++) {
                     if (!reads(ia.get(j), params)) continue;
+                    if (both && first != null && !reads(ia.get(j), java.util.Set.of(first))) continue;
                     ClangNode innerBound = ia.get(1 - j);
                     ClangNode outerBound = args.get(1 - i);
                     return upper ? new ClangNode[] {innerBound, outerBound} : new ClangNode[] {outerBound, innerBound};

@@ -671,6 +671,26 @@ final class ClangTemplates {
         return kind == null || kind.isEmpty() || kind.startsWith("clamp ") ? null : kind;
     }
 
+    /**
+     * A helper's returned expression under the casts written around it ({@code return T(b < a ? b : a);}, blend2d's
+     * min and max): the cast to the helper's own type moves no value between its operands.
+     */
+    static ClangNode returnedValue(ClangNode n) {
+        ClangNode e = strip(n);
+        // T(x) of a template parameter T is an unresolved construction: libclang's call of the type's reference and x
+        while (e != null
+                && (e.kind == CXCursor_CXXFunctionalCastExpr
+                        || e.kind == CXCursor_CStyleCastExpr
+                        || (e.kind == CXCursor_UnexposedExpr || e.kind == CXCursor_CallExpr)
+                                && e.children.size() == 2
+                                && e.children.get(0).kind == CXCursor_TypeRef)
+                && !e.children.isEmpty()
+                && clang_isExpressionKind(e.children.get(e.children.size() - 1).kind)) {
+            e = strip(e.children.get(e.children.size() - 1));
+        }
+        return e;
+    }
+
     /** "min" or "max" for a function definition that returns the smaller or the larger of its two parameters. */
     static String minMaxOf(ClangNode fn) {
         List<ClangNode> ps = parameters(fn);
@@ -681,7 +701,7 @@ final class ClangTemplates {
         ClangNode only = body.children.get(0);
         ClangNode test, then, otherwise;
         if (only.kind == CXCursor_ReturnStmt && only.children.size() == 1) {
-            ClangNode c = strip(only.children.get(0));
+            ClangNode c = returnedValue(only.children.get(0));
             if (c == null || c.kind != CXCursor_ConditionalOperator || c.children.size() != 3) return null;
             test = strip(c.children.get(0));
             then = c.children.get(1);
