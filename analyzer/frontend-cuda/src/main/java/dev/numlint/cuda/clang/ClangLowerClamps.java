@@ -22,13 +22,41 @@ final class ClangLowerClamps {
      * _a : _b; })}.
      */
     static boolean settles(ClangNode e, String usr, java.util.Map<String, Double> constants) {
-        return new ClangLowerClamps(constants).flat(e, usr, 0) && reads(e, usr);
+        return new ClangLowerClamps(constants, x -> x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr)).flat(e, 0)
+                && reads(e, usr);
+    }
+
+    /**
+     * Whether the conditional {@code e} has the same value for every value {@code <= 0} of the expression {@code
+     * value}, each copy of it in {@code e} (the same tree) read as that value: {@code CLIP(0, 51, (int)(qp + 0.5))}
+     * of a macro that repeats its argument (session 74 round B: a video encoder's quantiser).
+     */
+    static boolean settlesCopies(ClangNode e, ClangNode value) {
+        ClangLowerClamps c = new ClangLowerClamps(java.util.Map.of(), x -> sameTree(x, value));
+        return c.flat(e, 0) && c.reads(e);
     }
 
     private final java.util.Map<String, Double> constants;
 
-    private ClangLowerClamps(java.util.Map<String, Double> constants) {
+    /** Whether a node is the value (the local's reference, a copy of the expression). */
+    private final java.util.function.Predicate<ClangNode> isValue;
+
+    private ClangLowerClamps(java.util.Map<String, Double> constants, java.util.function.Predicate<ClangNode> isValue) {
         this.constants = constants;
+        this.isValue = isValue;
+    }
+
+    /** Whether {@code n}, under wrappers, is the value. */
+    private boolean local(ClangNode n) {
+        ClangNode x = strip(n);
+        return x != null && isValue.test(x);
+    }
+
+    /** Whether {@code e} reads the value. */
+    private boolean reads(ClangNode e) {
+        boolean[] r = new boolean[1];
+        e.forEach(x -> r[0] |= !r[0] && isValue.test(x));
+        return r[0];
     }
 
     /** The constant value of {@code n}: folded, or a local of {@link #constants}; null otherwise. */
@@ -39,27 +67,27 @@ final class ClangLowerClamps {
         return x != null && x.kind == CXCursor_DeclRefExpr && x.refUsr != null ? constants.get(x.refUsr) : null;
     }
 
-    private boolean flat(ClangNode e, String usr, int depth) {
+    private boolean flat(ClangNode e, int depth) {
         if (e == null || depth > 32) return false;
-        if (!reads(e, usr)) return true;
+        if (!reads(e)) return true;
         ClangNode n = strip(e);
-        if (n.kind == CXCursor_DeclRefExpr) return false;
+        if (local(n) || n.kind == CXCursor_DeclRefExpr) return false;
         if (n.kind == CXCursor_ConditionalOperator && n.children.size() == 3) {
             ClangNode test = n.children.get(0), yes = n.children.get(1), no = n.children.get(2);
-            int outcome = outcome(test, usr);
-            if (outcome > 0) return flat(yes, usr, depth + 1);
-            if (outcome < 0) return flat(no, usr, depth + 1);
+            int outcome = outcome(test);
+            if (outcome > 0) return flat(yes, depth + 1);
+            if (outcome < 0) return flat(no, depth + 1);
             if (outcome == 0
-                    && (zeroAtBound(test, yes, no, usr)
+                    && (zeroAtBound(yes, no)
                             || Double.valueOf(0).equals(value(yes))
-                                    && Double.valueOf(0).equals(atZero(no, usr, 0)))) return true;
-            return flat(test, usr, depth + 1) && flat(yes, usr, depth + 1) && flat(no, usr, depth + 1);
+                                    && Double.valueOf(0).equals(atZero(no, 0)))) return true;
+            return flat(test, depth + 1) && flat(yes, depth + 1) && flat(no, depth + 1);
         }
         if (n.kind == CXCursor_CallExpr) return false;
         if (n.kind == CXCursor_BinaryOperator && (n.spelling.equals("=") || n.spelling.equals(","))) return false;
         if (n.kind == CXCursor_CompoundAssignOperator) return false;
         if (n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"))) return false;
-        for (ClangNode c : n.children) if (!flat(c, usr, depth + 1)) return false;
+        for (ClangNode c : n.children) if (!flat(c, depth + 1)) return false;
         return true;
     }
 
@@ -67,15 +95,15 @@ final class ClangLowerClamps {
      * The outcome of {@code test} for every value {@code <= 0} of the local: 1 always true, -1 always false, 0 true
      * below 0 and false at 0 ({@code v < 0}), 2 unknown.
      */
-    private int outcome(ClangNode test, String usr) {
+    private int outcome(ClangNode test) {
         ClangNode t = strip(test);
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return 2;
         ClangNode a = strip(t.children.get(0)), b = strip(t.children.get(1));
         String op = t.spelling;
         Double k;
-        if (local(a, usr) && (k = value(b)) != null) {
+        if (local(a) && (k = value(b)) != null) {
             // v op k
-        } else if (local(b, usr) && (k = value(a)) != null) {
+        } else if (local(b) && (k = value(a)) != null) {
             op = switch (op) {
                 case "<" -> ">";
                 case ">" -> "<";
@@ -94,30 +122,29 @@ final class ClangLowerClamps {
     }
 
     /** {@code v < 0 ? 0 : v}: 0 below 0 and the local itself at 0, which is 0 too. */
-    private boolean zeroAtBound(ClangNode test, ClangNode yes, ClangNode no, String usr) {
+    private boolean zeroAtBound(ClangNode yes, ClangNode no) {
         Double y = value(yes);
         return y != null
                 && y == 0
-                && (local(strip(no), usr)
-                        || !reads(no, usr) && Double.valueOf(0).equals(value(no)));
+                && (local(no) || !reads(no) && Double.valueOf(0).equals(value(no)));
     }
 
     /**
      * The value of {@code e} where the local is 0, when {@code e} is the local, a constant, or a conditional whose
      * test compares the local with a constant ({@code (v > 255) ? 255 : v} is 0); null otherwise.
      */
-    private Double atZero(ClangNode e, String usr, int depth) {
+    private Double atZero(ClangNode e, int depth) {
         ClangNode n = strip(e);
         if (n == null || depth > 16) return null;
-        if (local(n, usr)) return 0.0;
-        if (!reads(n, usr)) return value(n);
+        if (local(n)) return 0.0;
+        if (!reads(n)) return value(n);
         if (n.kind != CXCursor_ConditionalOperator || n.children.size() != 3) return null;
         ClangNode t = strip(n.children.get(0));
         if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return null;
         ClangNode a = strip(t.children.get(0)), b = strip(t.children.get(1));
-        Double k = local(a, usr) ? value(b) : local(b, usr) ? value(a) : null;
+        Double k = local(a) ? value(b) : local(b) ? value(a) : null;
         if (k == null) return null;
-        double l = local(a, usr) ? 0 : k, r = local(a, usr) ? k : 0;
+        double l = local(a) ? 0 : k, r = local(a) ? k : 0;
         Boolean holds =
                 switch (t.spelling) {
                     case "<" -> l < r;
@@ -128,7 +155,7 @@ final class ClangLowerClamps {
                     case "!=" -> l != r;
                     default -> null;
                 };
-        return holds == null ? null : atZero(n.children.get(holds ? 1 : 2), usr, depth + 1);
+        return holds == null ? null : atZero(n.children.get(holds ? 1 : 2), depth + 1);
     }
 
     /**

@@ -71,6 +71,10 @@ final class ClangRoundingClamps {
         }
         if (p == null) return null;
         if (p.kind == CXCursor_CallExpr) return bound(unit, p, c, offset);
+        if (offset == null) {
+            String copies = conditionalClamp(p, c);
+            if (copies != null) return copies;
+        }
         String element = elementClamp(unit, p, c, offset);
         if (element != null) return element;
         if (offset != null) return null;
@@ -137,6 +141,25 @@ final class ClangRoundingClamps {
         String k = clampOf(unit, call, usr);
         // v = MIN(MAX(0, v), 64); of macros written as ?: (ClangLowerClamps)
         return k != null || !ClangLowerClamps.settles(call, usr) ? k : "clamp at line " + next.line;
+    }
+
+    /**
+     * A conditional around {@code value} (from {@code p}, its parent, up through comparisons and conditionals) whose
+     * result is one for every value at most 0 of it, each copy of it read as it ({@code CLIP(0, 51, (int)(qp + 0.5))}
+     * of a macro written as {@code ?:}, {@link ClangLowerClamps#settlesCopies}): "clamp at line N", or null.
+     */
+    private static String conditionalClamp(ClangNode p, ClangNode value) {
+        for (ClangNode a = p; a != null; a = a.parent) {
+            boolean comparison = a.kind == CXCursor_BinaryOperator
+                    && (a.spelling.equals("<")
+                            || a.spelling.equals("<=")
+                            || a.spelling.equals(">")
+                            || a.spelling.equals(">="));
+            if (a.kind == CXCursor_ConditionalOperator) {
+                if (ClangLowerClamps.settlesCopies(a, value)) return "clamp at line " + a.line;
+            } else if (!comparison && a.kind != CXCursor_ParenExpr && a.kind != CXCursor_UnexposedExpr) return null;
+        }
+        return null;
     }
 
     /**
