@@ -30,7 +30,7 @@ final class CompilerLayer {
     /** The line of the C/C++/CUDA types no file read defines, or null when every type used was defined. */
     static String undefinedTypes(ScanResult r) {
         for (Notification n : r.notifications()) {
-            if (n.file() == null && n.id().equals("cuda-types-undefined")) return n.message();
+            if (n.file() == null && n.id().equals("types-undefined")) return n.message();
         }
         return null;
     }

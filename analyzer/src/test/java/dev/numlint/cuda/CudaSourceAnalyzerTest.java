@@ -343,8 +343,7 @@ class CudaSourceAnalyzerTest {
         assertThat(ctx.notifications())
                 .anyMatch(n -> n.id().equals("clang-error") && n.message().contains("MY_INLINE"));
         assertThat(ctx.notifications())
-                .noneMatch(n ->
-                        n.id().equals("cuda-types-undefined") && n.message().contains("MY_INLINE"));
+                .noneMatch(n -> n.id().equals("types-undefined") && n.message().contains("MY_INLINE"));
     }
 
     /**

@@ -24,7 +24,7 @@ class UndefinedTypesTest {
         Notification n = t.summary(false);
         assertThat(n.file()).isNull();
         assertThat(n.level()).isEqualTo(Level.WARNING);
-        assertThat(n.id()).isEqualTo("cuda-types-undefined");
+        assertThat(n.id()).isEqualTo("types-undefined");
         assertThat(n.message())
                 .startsWith("5 C/C++/CUDA types used at 45 places (functions) in 2 files are defined in no file read:"
                         + " DType2 (40), CufftType (2), A (1), B (1) and 1 more;")
@@ -33,6 +33,21 @@ class UndefinedTypesTest {
         assertThat(t.summary(true).message())
                 .doesNotContain("pass -p build")
                 .contains("the compile commands given with -p reach no definition");
+    }
+
+    /**
+     * Session 74 round C (a diffusion solver written for CUDA 11): texture references are types no include directory
+     * can give, since CUDA 12 removed them; the notice says so instead of only asking for a directory.
+     */
+    @Test
+    void textureReferencesAreNamedAsRemovedFromCuda12() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add(Map.of("texture", 5, "Grid", 1));
+        assertThat(t.summary(true).message())
+                .contains("texture (5), Grid (1) (texture: texture and surface references, removed in CUDA 12;");
+        UndefinedTypes u = new UndefinedTypes();
+        u.add(Map.of("Grid", 1));
+        assertThat(u.summary(true).message()).doesNotContain("removed in CUDA 12");
     }
 
     /**

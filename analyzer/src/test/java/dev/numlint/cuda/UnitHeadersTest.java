@@ -138,12 +138,11 @@ class UnitHeadersTest {
         Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c"));
         Path cache = dir.resolve("cache");
         for (int run = 0; run < 2; run++) // the second from the cache
-        assertThat(scan(src, cache).result().notifications()).noneMatch(n -> n.id().equals("cuda-types-undefined"));
+        assertThat(scan(src, cache).result().notifications()).noneMatch(n -> n.id().equals("types-undefined"));
         // compiled, the same file's unknown type is the build's: the warning names it
         Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c", "test_widget.c"));
         assertThat(scan(src, cache).result().notifications())
-                .anyMatch(n ->
-                        n.id().equals("cuda-types-undefined") && n.message().contains("Widget"));
+                .anyMatch(n -> n.id().equals("types-undefined") && n.message().contains("Widget"));
     }
 
     @Test

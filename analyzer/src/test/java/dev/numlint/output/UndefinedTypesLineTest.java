@@ -26,8 +26,8 @@ class UndefinedTypesLineTest {
     void textHtmlAndSarifStateTheUndefinedTypes() throws Exception {
         String msg = "2 C/C++/CUDA types used at 40 places (functions) in 3 files are defined in no file read: DType2"
                 + " (30), CufftType (10); configure the project and pass -p build";
-        Notification types = new Notification(null, 0, Level.WARNING, "cuda-types-undefined", msg);
-        Notification other = new Notification("k.cu", 3, Level.WARNING, "cuda-types-undefined", "not this one");
+        Notification types = new Notification(null, 0, Level.WARNING, "types-undefined", msg);
+        Notification other = new Notification("k.cu", 3, Level.WARNING, "types-undefined", "not this one");
         ScanResult r = new ScanResult(tmp, List.of(), List.of(other, types), 1, 0, true);
 
         StringWriter text = new StringWriter();

@@ -19,6 +19,9 @@ final class UndefinedTypes {
     /** Type names the notice names; the rest are counted. */
     private static final int NAMED = 4;
 
+    /** The template types of texture and surface references, which CUDA 12 removed: no header defines them. */
+    private static final java.util.Set<String> REMOVED_FROM_CUDA_12 = java.util.Set.of("texture", "surface");
+
     private final Map<String, AtomicInteger> places = new ConcurrentHashMap<>();
     /** Each file's undefined type names (the notice counts the files with one left). */
     private final List<java.util.Set<String>> files = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -165,6 +168,16 @@ final class UndefinedTypes {
         }
         if (byUse.size() > NAMED)
             sb.append(" and ").append(byUse.size() - NAMED).append(" more");
+        // no include directory defines these: the toolkit itself removed them (session 74 round C: a diffusion
+        // solver's texture references got the advice to give their directory)
+        List<String> removed = byUse.stream()
+                .map(Map.Entry::getKey)
+                .filter(REMOVED_FROM_CUDA_12::contains)
+                .toList();
+        if (!removed.isEmpty())
+            sb.append(" (")
+                    .append(String.join(", ", removed))
+                    .append(": texture and surface references, removed in CUDA 12; the code needs texture objects)");
         int f;
         synchronized (files) {
             f = (int) files.stream()
@@ -175,7 +188,7 @@ final class UndefinedTypes {
                 null,
                 0,
                 Level.WARNING,
-                "cuda-types-undefined",
+                "types-undefined",
                 byUse.size() + " C/C++/CUDA type" + (byUse.size() == 1 ? "" : "s") + " used at " + total + " place"
                         + (total == 1 ? "" : "s") + " (functions) in " + f + " file" + (f == 1 ? "" : "s")
                         + " are defined in no file read: " + sb
