@@ -133,6 +133,10 @@ public final class Quote {
             m = next;
         }
         if (m.length() <= limit) return m;
+        // the cut would fall in the last clause, a simple one (an example's values: "-69.235 gives 4294967227 on x86,
+        // 0 on ..."): it goes whole, when what stays is most of the room (session 74 round B: "0 on ..." hid AArch64)
+        int clause = m.lastIndexOf(": ");
+        if (clause > limit / 2 && clause <= limit && m.indexOf("; ", clause) < 0) return m.substring(0, clause);
         String cut = wordCut(m, limit - 4);
         while (!cut.isEmpty() && ",;:(".indexOf(cut.charAt(cut.length() - 1)) >= 0) {
             cut = cut.substring(0, cut.length() - 1).stripTrailing();

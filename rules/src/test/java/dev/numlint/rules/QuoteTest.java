@@ -57,6 +57,14 @@ class QuoteTest {
     }
 
     @Test
+    void aLastExampleClauseGoesWholeRatherThanCut() {
+        // session 74 round B: a run's remark left "... -69.235 gives 4294967227 on x86, 0 on ..."
+        String m = "'rate * ms': unguarded double to unsigned long: -69.235 gives 18446744073709551547 on x86, 0 on"
+                + " AArch64";
+        assertThat(Quote.fit(m, 80)).isEqualTo("'rate * ms': unguarded double to unsigned long");
+    }
+
+    @Test
     void instructionsKeepTheirOpcodeAndTheEndIsCutAtAWord() {
         // session 26's defect 15: "`cvt.f64.f3...`: ... deliberat...", an opcode and a word cut in the middle
         String m = "`cvt.f64.f32 %fd5, %f17`: float math done in double (`div.rn.f64 %fd1, %fd4, %fd5`), rounded"
