@@ -96,6 +96,10 @@ class AngleIncludesTest {
                         + " name;")
                 .endsWith("--nvcc-flags \"-I" + include + "\"")
                 .doesNotContain("no directory");
+        // a file no compile command compiles has guessed flags, not a command (session 74 round A)
+        assertThat(ClangSupplements.headerAdvice("cuda.h", dir.resolve("cuda"), false))
+                .startsWith("the CUDA toolkit holds it in " + include + ", which the flags numlint guessed for this"
+                        + " file (no compile command of the build compiles it) do not name;");
         // a name a hostile file writes to climb out of the toolkit says nothing of the file it reaches
         Files.writeString(dir.resolve("outside.h"), "#pragma once\n");
         assertThat(ClangSupplements.headerAdvice("../../outside.h", dir.resolve("cuda")))

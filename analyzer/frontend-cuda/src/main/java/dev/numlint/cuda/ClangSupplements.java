@@ -324,7 +324,8 @@ final class ClangSupplements {
                     errorLine(unit.firstError()),
                     Level.NOTE,
                     "clang-header-missing",
-                    "Clang stopped at #include <" + system + ">: " + headerAdvice(system, fe.toolkit())));
+                    "Clang stopped at #include <" + system + ">: "
+                            + headerAdvice(system, fe.toolkit(), bc != null && bc.compiled())));
         } else if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             // held: the hand-written parser's parse errors in this file are folded into it (supplement)
             supplement.errors(new Notification(
@@ -575,6 +576,19 @@ final class ClangSupplements {
      * else install it.
      */
     static String headerAdvice(String header, Path toolkit) {
+        return headerAdvice(header, toolkit, true);
+    }
+
+    /**
+     * {@link #headerAdvice(String, Path)}; {@code commanded}: the build compiles the file (its own compile command or
+     * an includer's), else its flags are guessed and the notice says so (session 74 round A: headers no command
+     * compiles were said to have a compile command that does not name the directory).
+     */
+    static String headerAdvice(String header, Path toolkit, boolean commanded) {
+        String flags = commanded
+                ? "which this file's compile command does not name"
+                : "which the flags numlint guessed for this file (no compile command of the build compiles it) do not"
+                        + " name";
         String missed = "; the file is analyzed without the types it declares, so conversions and atomics of them can"
                 + " be missed: ";
         // <cuda.h>, <cuda_runtime_api.h> in a host file whose flags do not name the toolkit (session 71 round A: an
@@ -583,14 +597,14 @@ final class ClangSupplements {
         if (inToolkit != null
                 && dev.numlint.toolchain.IncludePolicy.plainHeaderName(header)
                 && Files.isRegularFile(inToolkit.resolve(header)))
-            return "the CUDA toolkit holds it in " + inToolkit + ", which this file's compile command does not name"
-                    + missed + "give the build's compile commands (-p) or --nvcc-flags \"-I" + inToolkit + "\"";
+            return "the CUDA toolkit holds it in " + inToolkit + ", " + flags + missed
+                    + "give the build's compile commands (-p) or --nvcc-flags \"-I" + inToolkit + "\"";
         Path sub = dev.numlint.toolchain.IncludePolicy.systemSubdirectoryOf(header);
         String nowhere = "no directory numlint may read holds it (the scanned tree, the CUDA toolkit, the system's"
                 + " header directories)";
         return sub != null
-                ? nowhere + missed + "the system holds it under " + sub + ", which this file's compile command does not"
-                        + " name: give the build's compile commands (-p) or --nvcc-flags \"-I" + sub + "\""
+                ? nowhere + missed + "the system holds it under " + sub + ", " + flags
+                        + ": give the build's compile commands (-p) or --nvcc-flags \"-I" + sub + "\""
                 : nowhere + missed + "install the library's headers under /usr/include or scan its include directory"
                         + " too";
     }
