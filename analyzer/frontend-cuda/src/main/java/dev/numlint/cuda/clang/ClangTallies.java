@@ -42,7 +42,28 @@ final class ClangTallies {
      * encoder's ASTC weights, bytes copied into a float array and summed to a mean).
      */
     static boolean wholeElement(ClangNode e, ClangUnit.Function fn) {
-        return fn != null && stores(e, fn, true) != null;
+        return fn != null && (stores(e, fn, true) != null || justStored(e));
+    }
+
+    /**
+     * Whether the element {@code e} reads was set by the statement right before the one that reads it, to a value of
+     * an integer type or a whole-number constant ({@code w[k] = raw[k]; sum += w[k];} with the same index): the
+     * array's later stores (the mean subtracted after the sum) do not reach this read.
+     */
+    private static boolean justStored(ClangNode e) {
+        ClangNode read = strip(e);
+        if (read == null || read.kind != CXCursor_ArraySubscriptExpr) return false;
+        ClangNode st = e;
+        while (st.parent != null && st.parent.kind != CXCursor_CompoundStmt) st = st.parent;
+        if (st.parent == null) return false;
+        int at = st.parent.children.indexOf(st);
+        ClangNode prev = at > 0 ? strip(st.parent.children.get(at - 1)) : null;
+        return prev != null
+                && prev.kind == CXCursor_BinaryOperator
+                && prev.spelling.equals("=")
+                && prev.children.size() == 2
+                && sameTree(prev.children.get(0), read)
+                && (whole(prev.children.get(1)) || integer(prev.children.get(1)));
     }
 
     /**
