@@ -114,12 +114,49 @@ final class ClangFieldValues {
         if (depth <= 0 || !floating(read.canonKind) && !integral(read.canonKind)) return null;
         ClangNode obj = object(read);
         String path = suffix(read, obj, false);
+        if (path == null && obj != null && obj.kind == CXCursor_DeclRefExpr && obj.canonKind != CXType_Pointer)
+            return everyElement(read, obj, fn, depth);
         if (path == null || path.isEmpty()) return null;
         if (obj == null || obj.kind == CXCursor_CXXThisExpr) return receiver(path, fn, depth);
         // p->m through a local pointer: the assignment through it that reaches the read (ClangPointedMembers)
         if (obj.kind == CXCursor_DeclRefExpr && obj.canonKind == CXType_Pointer)
             return ClangPointedMembers.read(unit, intervals, obj.refUsr, path, fn, read, depth);
         return obj.kind == CXCursor_DeclRefExpr ? local(obj.refUsr, path, fn, read, depth) : of(obj, path, fn, depth);
+    }
+
+    /** The most elements a read with a variable index is evaluated over, one by one. */
+    private static final int ELEMENTS = 16;
+
+    /**
+     * A member element of a local structure read with a variable index ({@code xl.m_c[c]} in a loop over the
+     * channels): the hull of every element's definition that reaches the read, when the member is an array of at
+     * most {@link #ELEMENTS} elements and the read has one variable index (session 73 round D: a texture encoder's
+     * endpoints after {@code vec4F_saturate_in_place(&xl)}, read channel by channel); null otherwise.
+     */
+    private double[] everyElement(ClangNode read, ClangNode obj, ClangUnit.Function fn, int depth) {
+        String open = suffix(read, obj, true);
+        if (open == null || open.indexOf("[?]") < 0 || open.indexOf("[?]") != open.lastIndexOf("[?]")) return null;
+        ClangNode sub = strip(read);
+        while (sub != null
+                && !(sub.kind == CXCursor_ArraySubscriptExpr
+                        && sub.children.size() == 2
+                        && folded(sub.children.get(1)) == null)) {
+            sub = sub.children.isEmpty() ? null : strip(sub.children.get(0));
+        }
+        ClangNode base = sub == null ? null : strip(sub.children.get(0));
+        java.util.regex.Matcher m = base == null || base.canon == null
+                ? null
+                : java.util.regex.Pattern.compile("\\[(\\d+)\\]").matcher(base.canon);
+        if (m == null || !m.find()) return null;
+        int n = Integer.parseInt(m.group(1));
+        if (n < 1 || n > ELEMENTS) return null;
+        double[] hull = null;
+        for (int k = 0; k < n; k++) {
+            double[] v = local(obj.refUsr, open.replace("[?]", "[" + (double) k + "]"), fn, read, depth);
+            if (v == null) return null;
+            hull = hull == null ? v : new double[] {Math.min(hull[0], v[0]), Math.max(hull[1], v[1])};
+        }
+        return hull;
     }
 
     /** The member {@code path} of the object {@code expr} evaluates to in {@code fn}, or null. */
