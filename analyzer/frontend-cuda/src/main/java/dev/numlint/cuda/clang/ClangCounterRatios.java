@@ -82,6 +82,58 @@ final class ClangCounterRatios {
     }
 
     /**
+     * [0, 1] when {@code div} is {@code (j - lo) / (hi - lo)} in the body of {@code for (j = lo; j < hi; j++)} (or
+     * {@code <=}) that writes neither {@code j} in its body nor anything {@code lo} and {@code hi} read: the fraction
+     * of the way from {@code lo} to {@code hi}, as a colour ramp's weight between two keys ({@code t = (float)(j -
+     * keys[i].pos) / (float)(keys[i + 1].pos - keys[i].pos)}, session 74 round D: a tracker's fire palette). In the
+     * loop {@code lo <= j < hi}, so the divisor is at least 1 wherever the division runs. Null otherwise.
+     */
+    static double[] offsetRatio(ClangNode div) {
+        if (div.children.size() != 2) return null;
+        ClangNode num = withoutCasts(div.children.get(0));
+        ClangNode den = withoutCasts(div.children.get(1));
+        if (!difference(num) || !difference(den)) return null;
+        ClangNode j = withoutCasts(num.children.get(0));
+        ClangNode lo = num.children.get(1);
+        ClangNode hi = den.children.get(0);
+        if (j == null || j.kind != CXCursor_DeclRefExpr || j.refUsr == null) return null;
+        if (!sameTree(lo, den.children.get(1))) return null;
+        ClangNode loop = loopOf(div, j.refUsr);
+        ClangLoops.Header h = loop == null ? null : ClangLoops.header(loop);
+        if (h == null || !j.refUsr.equals(h.var()) || !h.op().equals("<") && !h.op().equals("<=")) return null;
+        if (!sameTree(h.bound(), hi) || !sameTree(start(loop.children.get(0)), lo)) return null;
+        if (writesIn(h.body(), j.refUsr) || writesAny(loop, lo) || writesAny(loop, hi)) return null;
+        return new double[] {0, 1};
+    }
+
+    private static boolean difference(ClangNode n) {
+        return n != null && n.kind == CXCursor_BinaryOperator && n.spelling.equals("-") && n.children.size() == 2;
+    }
+
+    /** The value a for statement's initialization gives its counter ({@code int j = lo}, {@code j = lo}), or null. */
+    private static ClangNode start(ClangNode init) {
+        ClangNode i = strip(init);
+        if (i != null && i.kind == CXCursor_BinaryOperator && i.spelling.equals("=") && i.children.size() == 2)
+            return i.children.get(1);
+        if (i == null || i.kind != CXCursor_DeclStmt || i.children.size() != 1) return null;
+        ClangNode d = i.children.get(0);
+        return d.kind == CXCursor_VarDecl && !d.children.isEmpty() ? d.children.get(d.children.size() - 1) : null;
+    }
+
+    /** Whether the loop writes a variable {@code e} reads, or a member of a name {@code e} reads. */
+    private static boolean writesAny(ClangNode loop, ClangNode e) {
+        boolean[] bad = new boolean[1];
+        e.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && writesIn(loop, x.refUsr)) bad[0] = true;
+            if (x.kind == CXCursor_MemberRefExpr && x.spelling != null)
+                loop.forEach(y -> {
+                    if (y.kind == CXCursor_MemberRefExpr && x.spelling.equals(y.spelling) && written(y)) bad[0] = true;
+                });
+        });
+        return bad[0];
+    }
+
+    /**
      * The for statement around {@code n} whose initialization declares {@code usr} or, declared before the loop (C89),
      * assigns it ({@code for (x = 0; x < s; x++)}), or null.
      */

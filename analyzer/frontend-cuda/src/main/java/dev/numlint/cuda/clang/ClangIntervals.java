@@ -116,6 +116,7 @@ final class ClangIntervals {
                 double[] ratio = n.spelling.equals("/") ? ClangExtremes.ratio(unit, n, fn) : null;
                 if (ratio == null && n.spelling.equals("/") && fn != null)
                     ratio = ClangCounterRatios.ratio(unit, n, (loop, ref) -> counter(loop, ref, fn, depth));
+                if (ratio == null && n.spelling.equals("/")) ratio = ClangCounterRatios.offsetRatio(n);
                 if (ratio == null) ratio = ClangLoopMeans.of(unit, n, fn, e -> eval(e, fn, depth - 1)); // s / n, a mean
                 if (ratio != null) return ratio;
                 double[] a = eval(n.children.get(0), fn, depth - 1);
