@@ -62,7 +62,15 @@ public final class ValueBounds {
             Map.entry("rand_r", new double[] {0, Integer.MAX_VALUE}),
             Map.entry("random", new double[] {0, Integer.MAX_VALUE}),
             Map.entry("lrand48", new double[] {0, Integer.MAX_VALUE}),
-            Map.entry("nrand48", new double[] {0, Integer.MAX_VALUE}));
+            Map.entry("nrand48", new double[] {0, Integer.MAX_VALUE}),
+            // uniform doubles: [0, 1) from the C library's 48-bit generators, (0, 1] from cuRAND's and hipRAND's
+            // (session 74 round E: '(unsigned char)(255 * drand48())' was said to wrap a negative value)
+            Map.entry("drand48", new double[] {0, 1}),
+            Map.entry("erand48", new double[] {0, 1}),
+            Map.entry("curand_uniform", new double[] {0, 1}),
+            Map.entry("curand_uniform_double", new double[] {0, 1}),
+            Map.entry("hiprand_uniform", new double[] {0, 1}),
+            Map.entry("hiprand_uniform_double", new double[] {0, 1}));
 
     /** Monotonically increasing functions: the result's interval is the function of the argument's bounds. */
     private static final Map<String, DoubleUnaryOperator> INCREASING = Map.ofEntries(
