@@ -36,6 +36,19 @@ class UndefinedTypesTest {
     }
 
     /**
+     * Session 74 round D (a JPEG codec): prose read as code gave "On, must, To" in "1 file" without saying which;
+     * up to three files are named, more are counted.
+     */
+    @Test
+    void aFewFilesAreNamed() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add("doc/notes.c", Map.of("On", 1, "must", 1));
+        assertThat(t.summary(true).message()).contains("in 1 file (doc/notes.c) are defined in no file read");
+        for (int i = 0; i < 3; i++) t.add("src/f" + i + ".c", Map.of("Grid", 1));
+        assertThat(t.summary(true).message()).contains("in 4 files are defined").doesNotContain("(doc/notes.c");
+    }
+
+    /**
      * Session 74 round C (a diffusion solver written for CUDA 11): texture references are types no include directory
      * can give, since CUDA 12 removed them; the notice says so instead of only asking for a directory.
      */

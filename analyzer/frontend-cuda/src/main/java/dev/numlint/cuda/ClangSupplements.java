@@ -295,7 +295,7 @@ final class ClangSupplements {
         // warning for gtest's types in tests the configuration does not build)
         java.util.Map<String, Integer> undefined =
                 bc != null && bc.notCompiledReason() != null ? java.util.Map.of() : unit.undefinedTypes();
-        run.undefinedTypes.add(undefined);
+        run.undefinedTypes.add(rel, undefined);
         run.libraryStubs.note(
                 rel,
                 bytes,

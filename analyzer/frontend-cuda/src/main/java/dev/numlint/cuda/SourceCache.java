@@ -281,7 +281,7 @@ final class SourceCache {
         }
         e.notices().forEach(sink::notify);
         if (!e.variateLines().isEmpty()) ctx.addRandomVariateLines(e.file(), new TreeSet<>(e.variateLines()));
-        if (!e.undefinedTypes().isEmpty()) run.undefinedTypes.add(e.undefinedTypes());
+        if (!e.undefinedTypes().isEmpty()) run.undefinedTypes.add(e.file(), e.undefinedTypes());
         run.undefinedTypes.defined(e.definedTypes());
         if (!e.functions().isEmpty()) ctx.addFunctions(e.functions());
         if (!e.launches().isEmpty()) ctx.addLaunches(e.launches());

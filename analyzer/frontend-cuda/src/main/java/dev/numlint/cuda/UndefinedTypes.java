@@ -23,15 +23,26 @@ final class UndefinedTypes {
     private static final java.util.Set<String> REMOVED_FROM_CUDA_12 = java.util.Set.of("texture", "surface");
 
     private final Map<String, AtomicInteger> places = new ConcurrentHashMap<>();
-    /** Each file's undefined type names (the notice counts the files with one left). */
-    private final List<java.util.Set<String>> files = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** One file's undefined type names and its path (null when not known). */
+    private record FileTypes(String name, java.util.Set<String> types) {}
+
+    /** Each file's undefined type names (the notice counts the files with one left, and names up to three). */
+    private final List<FileTypes> files = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    /** The files the notice names when no more than this many are left with an undefined type. */
+    private static final int FILES_NAMED = 3;
 
     /** One file's undefined types, each with the number of its functions (or other places) that use it. */
     void add(Map<String, Integer> types) {
+        add(null, types);
+    }
+
+    /** {@link #add(Map)} for the file {@code name} (its path in the report). */
+    void add(String name, Map<String, Integer> types) {
         if (types.isEmpty()) return;
-        files.add(java.util.Set.copyOf(types.keySet()));
-        types.forEach((name, n) ->
-                places.computeIfAbsent(name, k -> new AtomicInteger()).addAndGet(n));
+        files.add(new FileTypes(name, java.util.Set.copyOf(types.keySet())));
+        types.forEach((type, n) ->
+                places.computeIfAbsent(type, k -> new AtomicInteger()).addAndGet(n));
     }
 
     /**
@@ -179,18 +190,28 @@ final class UndefinedTypes {
                     .append(String.join(", ", removed))
                     .append(": texture and surface references, removed in CUDA 12; the code needs texture objects)");
         int f;
+        List<String> named;
         synchronized (files) {
-            f = (int) files.stream()
-                    .filter(t -> t.stream().anyMatch(n -> !defined.contains(n)))
-                    .count();
+            List<FileTypes> left = files.stream()
+                    .filter(t -> t.types().stream().anyMatch(n -> !defined.contains(n)))
+                    .toList();
+            f = left.size();
+            named = left.stream()
+                    .map(FileTypes::name)
+                    .filter(java.util.Objects::nonNull)
+                    .distinct()
+                    .sorted()
+                    .toList();
         }
+        // a few files: which (session 74 round D: prose of a file read as code named "On, must, To" in "1 file")
+        String where = f <= FILES_NAMED && named.size() == f && f > 0 ? " (" + String.join(", ", named) + ")" : "";
         return new Notification(
                 null,
                 0,
                 Level.WARNING,
                 "types-undefined",
                 byUse.size() + " C/C++/CUDA type" + (byUse.size() == 1 ? "" : "s") + " used at " + total + " place"
-                        + (total == 1 ? "" : "s") + " (functions) in " + f + " file" + (f == 1 ? "" : "s")
+                        + (total == 1 ? "" : "s") + " (functions) in " + f + " file" + (f == 1 ? "" : "s") + where
                         + " are defined in no file read: " + sb
                         + "; what depends on them is not known to be floating or integral, so findings may be missed:"
                         + (databaseGiven
