@@ -155,11 +155,23 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
      */
     public static Path systemSubdirectoryOf(String header) {
         if (!plainHeaderName(header)) return null;
+        return subdirectoryOf(header, List.of(Path.of("/usr/include"), Path.of("/usr/local/include")));
+    }
+
+    /** {@link #systemSubdirectoryOf} below {@code roots}. */
+    static Path subdirectoryOf(String header, List<Path> roots) {
+        if (!plainHeaderName(header)) return null;
         int[] budget = {4000};
-        for (String top : new String[] {"/usr/include", "/usr/local/include"}) {
-            for (Path d : children(Path.of(top), budget)) {
+        // a bare name two levels down is another library's own header (x86_64-linux-gnu/libavcodec/jni.h for Java's
+        // <jni.h>, session 74 round D), unless the level is a version (c++/12/cstdio)
+        boolean bare = header.indexOf('/') < 0;
+        for (Path top : roots) {
+            for (Path d : children(top, budget)) {
                 if (Files.isRegularFile(d.resolve(header))) return d;
-                for (Path e : children(d, budget)) if (Files.isRegularFile(e.resolve(header))) return e;
+                for (Path e : children(d, budget)) {
+                    if (bare && !e.getFileName().toString().matches("\\d{1,3}(\\.\\d{1,3})*")) continue;
+                    if (Files.isRegularFile(e.resolve(header))) return e;
+                }
             }
         }
         return null;

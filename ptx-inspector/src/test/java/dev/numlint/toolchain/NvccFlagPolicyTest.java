@@ -327,4 +327,24 @@ class NvccFlagPolicyTest {
         assertThat(IncludePolicy.systemSubdirectoryOf("no/such/header_numlint.h"))
                 .isNull();
     }
+
+    /**
+     * Session 74 round D (a JPEG codec's Java wrapper): Java's {@code <jni.h>} was said to be under
+     * x86_64-linux-gnu/libavcodec, FFmpeg's own header of that name; a bare name two levels down counts only below a
+     * version directory.
+     */
+    @Test
+    void aBareNameInAnotherLibrarysDirectoryIsNotAdvised(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        Path lib = Files.createDirectories(dir.resolve("x86_64-linux-gnu/libavcodec"));
+        Files.writeString(lib.resolve("jni_numlint_probe.h"), "");
+        Path ver = Files.createDirectories(dir.resolve("c++/12"));
+        Files.writeString(ver.resolve("cstdio_numlint_probe"), "");
+        assertThat(IncludePolicy.subdirectoryOf("jni_numlint_probe.h", List.of(dir)))
+                .isNull();
+        assertThat(IncludePolicy.subdirectoryOf("libavcodec/jni_numlint_probe.h", List.of(dir)))
+                .isEqualTo(dir.resolve("x86_64-linux-gnu"));
+        assertThat(IncludePolicy.subdirectoryOf("cstdio_numlint_probe", List.of(dir)))
+                .isEqualTo(ver);
+    }
 }
