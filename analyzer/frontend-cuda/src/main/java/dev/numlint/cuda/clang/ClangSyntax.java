@@ -610,30 +610,9 @@ final class ClangSyntax {
         ClangNode c = outermost(x);
         ClangNode p = c.parent;
         if (p == null) return false;
-        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")) return !readOnlySource(p);
+        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")) return !ClangReadOnlyArguments.readOnly(p);
         if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
         return p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0;
-    }
-
-    /**
-     * Whether the address {@code addr} is only read through: the source of {@code memcpy}/{@code memmove}, the buffer
-     * {@code fwrite} or {@code write} writes out (session 65 round B: a compressor's {@code memcpy(&tmp, (void *)&scale,
-     * sizeof scale)} made {@code scale}, defined as {@code ldexp(1, k)}, a variable of unknown value).
-     */
-    private static boolean readOnlySource(ClangNode addr) {
-        ClangNode c = addr;
-        while (c.parent != null
-                && (c.parent.kind == CXCursor_ParenExpr
-                        || c.parent.kind == CXCursor_UnexposedExpr
-                        || c.parent.kind == CXCursor_CStyleCastExpr
-                        || c.parent.kind == CXCursor_CXXStaticCastExpr)) c = c.parent;
-        ClangNode q = c.parent;
-        if (q == null || q.kind != CXCursor_CallExpr) return false;
-        String name = callee(q).replaceFirst("^std::", "");
-        int i = q.children.indexOf(c);
-        return (name.equals("memcpy") || name.equals("memmove") || name.equals("__builtin_memcpy")) && i == 2
-                || name.equals("fwrite") && i == 1
-                || name.equals("write") && i == 2;
     }
 
     /**
