@@ -127,6 +127,9 @@ final class ClangFieldValues {
     /** The most elements a read with a variable index is evaluated over, one by one. */
     private static final int ELEMENTS = 16;
 
+    /** An array type's first extent ({@code float [4]}). */
+    private static final java.util.regex.Pattern EXTENT = java.util.regex.Pattern.compile("\\[(\\d+)\\]");
+
     /**
      * A member element of a local structure read with a variable index ({@code xl.m_c[c]} in a loop over the
      * channels): the hull of every element's definition that reaches the read, when the member is an array of at
@@ -144,9 +147,7 @@ final class ClangFieldValues {
             sub = sub.children.isEmpty() ? null : strip(sub.children.get(0));
         }
         ClangNode base = sub == null ? null : strip(sub.children.get(0));
-        java.util.regex.Matcher m = base == null || base.canon == null
-                ? null
-                : java.util.regex.Pattern.compile("\\[(\\d+)\\]").matcher(base.canon);
+        java.util.regex.Matcher m = base == null || base.canon == null ? null : EXTENT.matcher(base.canon);
         if (m == null || !m.find()) return null;
         int n = Integer.parseInt(m.group(1));
         if (n < 1 || n > ELEMENTS) return null;

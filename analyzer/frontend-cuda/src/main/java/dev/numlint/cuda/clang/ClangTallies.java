@@ -63,7 +63,19 @@ final class ClangTallies {
                 && prev.spelling.equals("=")
                 && prev.children.size() == 2
                 && sameTree(prev.children.get(0), read)
+                && !steps(read)
                 && (whole(prev.children.get(1)) || integer(prev.children.get(1)));
+    }
+
+    /** Whether {@code e} writes something ({@code w[k++]}): two such subscripts of the same text name two elements. */
+    private static boolean steps(ClangNode e) {
+        boolean[] hit = new boolean[1];
+        e.forEach(
+                x -> hit[0] |= x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--"))
+                        || x.kind == CXCursor_CompoundAssignOperator
+                        || x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                        || x.kind == CXCursor_CallExpr);
+        return hit[0];
     }
 
     /**
