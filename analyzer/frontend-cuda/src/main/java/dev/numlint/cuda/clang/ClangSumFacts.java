@@ -34,6 +34,7 @@ final class ClangSumFacts {
         if (!rewritten && c.cleanUp() != null) site.inCleanUpLoop(c.cleanUp());
         if (!rewritten && !perElement && c.stride() != null) site.withStride(c.stride());
         if (!rewritten && !perElement && c.partials() != null) site.overPartialResults(c.partials());
+        if (!rewritten && !perElement) site.inOpenMpReduction(ClangOpenMp.reduction(unit, outer, target));
         f.accumulations.add(new FunctionFacts.Accumulation(
                 site,
                 target,

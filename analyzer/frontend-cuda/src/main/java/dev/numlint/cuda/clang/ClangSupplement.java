@@ -274,6 +274,9 @@ public final class ClangSupplement {
                     a.site().withStride(null);
                 }
             }
+            // the outermost loop that carries the sum is an OpenMP loop that reduces it (parallel for reduction(+:s))
+            if (!c.carrying().isEmpty() && c.carrying().get(0) == a.outerLoopLine())
+                a.site().inOpenMpReduction(ClangOpenMp.reduction(unit, a.outerLoopLine(), a.target()));
             // the one loop that carries the sum adds one partial result per worker (numCores, futures)
             if (c.partials() != null && c.carrying().size() == 1 && c.carrying().get(0) == a.outerLoopLine())
                 a.site().overPartialResults(c.partials());

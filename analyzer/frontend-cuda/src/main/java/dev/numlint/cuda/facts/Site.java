@@ -276,6 +276,24 @@ public final class Site {
         return partialResults;
     }
 
+    private volatile String openMpReduction;
+
+    /**
+     * This site, recording that the outermost loop carrying its sum is written under an OpenMP loop directive whose
+     * {@code +} reduction lists the accumulator ({@code parallel for reduction(+:total)}, the text after {@code
+     * #pragma omp}): where the build compiles with OpenMP, each thread sums its share and the shares are combined in
+     * an order the runtime chooses (a front end's loop fact, {@code ClangOpenMp}).
+     */
+    public Site inOpenMpReduction(String directive) {
+        this.openMpReduction = directive;
+        return this;
+    }
+
+    /** The OpenMP directive whose reduction carries this site's sum ({@link #inOpenMpReduction}), or null. */
+    public String openMpReduction() {
+        return openMpReduction;
+    }
+
     private volatile CleanUpLoop cleanUp;
 
     /**
