@@ -42,6 +42,8 @@ final class ClangWalker {
     final Map<String, List<List<String>>> templateArgs = new HashMap<>();
     /** "Type::member": the constant value of a static data member of a class a template is called with. */
     final Map<String, Double> memberConstants = new HashMap<>();
+
+    private final ClangConstMembers constMembers = new ClangConstMembers();
     /** The min and max helpers of other files the unit's code names ({@link ClangHeaderHelpers}). */
     final ClangHeaderHelpers.Reader helpers = new ClangHeaderHelpers.Reader();
 
@@ -329,6 +331,9 @@ final class ClangWalker {
             if (ref == null || ref.isEmpty()) ref = spelling;
             if (value == null && inTemplate > 0 && kind == CXCursor_DeclRefExpr && arithmetic(canonKind))
                 value = literalConstant(r, refUsr);
+            // a const member with a constant in-class initializer no constructor replaces
+            if (value == null && inTemplate == 0 && kind == CXCursor_MemberRefExpr && arithmetic(canonKind))
+                value = constMembers.of(r);
         }
         String usr = null;
         if (kind >= CXCursor_FirstDecl && kind <= CXCursor_LastDecl
@@ -614,7 +619,7 @@ final class ClangWalker {
         return v;
     }
 
-    private static Double evaluate(CXCursor c) {
+    static Double evaluate(CXCursor c) {
         CXEvalResult r = clang_Cursor_Evaluate(c);
         if (r == null || r.isNull()) return null;
         try {
