@@ -236,6 +236,28 @@ class ScannerTest {
                 .contains("2 macOS AppleDouble files", "'._k.cu'");
     }
 
+    /**
+     * The files nvcc keeps ({@code --keep}: preprocessed copies of a .cu file with every header, the fat binary's data)
+     * are counted in one note, not analyzed (session 75 round A: committed intermediates doubled a code's findings);
+     * a source merely named like one is analyzed.
+     */
+    @Test
+    void nvccIntermediatesAreCountedInOneNoteNotAnalyzed() throws IOException {
+        write("k.cu", "HAZARD(NL003)");
+        write("Release/k.cudafe1.cpp", "#line 1 \"C:/src/k.cu\"\nHAZARD(NL003)");
+        write("Release/k.cudafe1.stub.c", "#define X static\n#include \"crt/host_runtime.h\"\nHAZARD(NL003)");
+        write("Release/k.fatbin.c", "#include \"fatBinaryCtl.h\"\n#define __CUDAFATBINSECTION x\nHAZARD(NL003)");
+        write("mine.cudafe1.cpp", "HAZARD(NL003)");
+        ScanResult r = scan(new MarkerAnalyzer());
+        assertThat(hits(r)).containsExactlyInAnyOrder("k.cu:1 NL003", "mine.cudafe1.cpp:1 NL003");
+        assertThat(r.notifications())
+                .filteredOn(n -> n.id().equals("nvcc-intermediate"))
+                .extracting(Notification::message)
+                .singleElement()
+                .asString()
+                .contains("3 files nvcc writes with --keep", "'Release/k.cudafe1.cpp'");
+    }
+
     @Test
     void aNamedPipeWithASourcesNameIsSaidNotOpened() throws Exception {
         write("k.cu", "HAZARD(NL003)");

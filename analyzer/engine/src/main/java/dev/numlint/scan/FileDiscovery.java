@@ -69,6 +69,7 @@ public final class FileDiscovery {
         List<Path> found = new ArrayList<>();
         List<Notification> notes = new ArrayList<>();
         List<String> metadata = new ArrayList<>();
+        List<String> intermediates = new ArrayList<>();
         // the scanned trees as real paths: a symbolic link leading out of them is not followed, so nothing outside
         // the trees is read (a link from one scanned PATH into another is fine)
         List<Path> trees = new ArrayList<>();
@@ -139,6 +140,7 @@ public final class FileDiscovery {
                                                 "not analyzed: " + never));
                                     } else if (insideTrees(file, trees)) {
                                         if (appleDouble(file)) metadata.add(relativize(file));
+                                        else if (nvccIntermediate(file)) intermediates.add(relativize(file));
                                         else found.add(file);
                                     } else {
                                         notes.add(new Notification(
@@ -250,7 +252,44 @@ public final class FileDiscovery {
                             + " (the '._NAME' resource forks an archive made on a Mac carries, no source), such as '"
                             + metadata.get(0) + "'"));
         }
+        if (!intermediates.isEmpty()) {
+            intermediates.sort(null);
+            notes.add(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "nvcc-intermediate",
+                    "not analyzed: " + intermediates.size() + " file" + (intermediates.size() == 1 ? "" : "s")
+                            + " nvcc writes with --keep (preprocessed copies of a .cu file with every header it"
+                            + " includes, and the fat binary's data), such as '" + intermediates.get(0)
+                            + "': the .cu file itself is the source"));
+        }
         return new Result(List.copyOf(unique), notes);
+    }
+
+    /** The names of the files nvcc keeps ({@code --keep}): {@code X.cudafe1.cpp}, {@code X.cudafe1.stub.c}... */
+    private static final java.util.regex.Pattern NVCC_KEPT = java.util.regex.Pattern.compile(
+            ".+\\.(?:cudafe\\d(?:\\.stub)?\\.(?:c|cpp|gpu)|fatbin\\.c|cpp\\d\\.ii|cpp\\d\\.i)");
+
+    /**
+     * Whether {@code file} is one nvcc wrote with {@code --keep}: named as those are and starting as those do, with
+     * a line marker of the preprocessed source ({@code # 1 "x.cu"}), the fat binary's data or the stub's include of
+     * the host runtime (session 75 round A: a reconstruction code's committed Visual Studio intermediates doubled
+     * its findings with the preprocessed system headers).
+     */
+    static boolean nvccIntermediate(Path file) {
+        if (!NVCC_KEPT.matcher(file.getFileName().toString()).matches()) return false;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            String head = new String(in.readNBytes(8192), java.nio.charset.StandardCharsets.ISO_8859_1);
+            return head.startsWith("# 1 \"")
+                    || head.startsWith("#line 1 \"")
+                    || head.contains("\n# 1 \"")
+                    || head.contains("fatbinData")
+                    || head.contains("__CUDAFATBIN")
+                    || head.contains("crt/host_runtime.h");
+        } catch (IOException e) {
+            return false; // read again by the scan, which says why it cannot
+        }
     }
 
     /** The four bytes an AppleDouble header starts with (RFC 1740). */
