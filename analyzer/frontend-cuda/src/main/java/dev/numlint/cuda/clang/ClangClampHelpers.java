@@ -41,11 +41,14 @@ final class ClangClampHelpers {
      * The bounds of a clamp helper, each a parameter's index ({@code param[k] >= 0}) or, for a bound written in the
      * helper, its constant value and text (either may be null).
      */
-    record Bounds(int[] param, Double[] constant, String[] text) {
-        /** "clamp A B", each side a parameter's index or "=" and a constant ({@link #summary}), or null. */
+    record Bounds(int[] param, Double[] constant, String[] text, int swappable) {
+        /**
+         * "clamp A B [S]", each side a parameter's index or "=" and a constant, S the index of a parameter that may
+         * trade places with the lower bound's ({@link #summary}), or null.
+         */
         static Bounds parse(String summary) {
             String[] w = summary.split(" ");
-            if (w.length != 3 || !w[0].equals("clamp")) return null;
+            if (w.length != 3 && w.length != 4 || !w[0].equals("clamp")) return null;
             int[] param = new int[2];
             Double[] constant = new Double[2];
             try {
@@ -55,10 +58,11 @@ final class ClangClampHelpers {
                         constant[k] = Double.valueOf(w[k + 1].substring(1));
                     } else param[k] = Integer.parseInt(w[k + 1]);
                 }
+                int swappable = w.length == 4 ? Integer.parseInt(w[3]) : -1;
+                return new Bounds(param, constant, new String[2], swappable);
             } catch (NumberFormatException bad) {
                 return null;
             }
-            return new Bounds(param, constant, new String[2]);
         }
     }
 
@@ -75,6 +79,7 @@ final class ClangClampHelpers {
             else if (b.constant()[k] != null) out.append(" =").append(b.constant()[k]);
             else return null;
         }
+        if (b.swappable() >= 0) out.append(' ').append(b.swappable());
         return out.toString();
     }
 
@@ -84,8 +89,12 @@ final class ClangClampHelpers {
      */
     record Lower(int value, ClangNode arg, Double constant) {}
 
-    /** {@link Lower} of {@code call} when it calls a clamp helper of this parse or a summarised one, else null. */
-    static Lower lower(ClangUnit unit, ClangNode call) {
+    /**
+     * {@link Lower} of {@code call} when it calls a clamp helper of this parse or a summarised one, else null. The
+     * argument at {@code clamped} is the value where the helper's lower bound and its value are the two operands of
+     * one max ({@code x265_clip3(minVal, maxVal, a)} = {@code min(max(minVal, a), maxVal)}: either is the bound).
+     */
+    static Lower lower(ClangUnit unit, ClangNode call, int clamped) {
         String name = callee(call);
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
         return withSummaries(unit, name, b -> {
@@ -98,6 +107,7 @@ final class ClangClampHelpers {
             }
             int at = b.param()[0];
             if (value < 0 || at >= args.size()) return null;
+            if (clamped == at && value == b.swappable()) return new Lower(at, args.get(value), null);
             return at >= 0 ? new Lower(value, args.get(at), null) : new Lower(value, null, b.constant()[0]);
         });
     }
@@ -112,14 +122,13 @@ final class ClangClampHelpers {
         List<ClangNode> ps = ClangCallSites.parameters(fn);
         java.util.Set<String> params = new java.util.HashSet<>();
         for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
+        String[] swappable = {null};
         ClangNode[] bounds = body.children.size() == 1
-                ? clamp(
-                        u,
-                        ClangTemplates.returnedValue(ret.children.get(0)),
-                        params,
-                        ps.isEmpty() ? null : ps.get(0).usr)
+                ? clamp(u, ClangTemplates.returnedValue(ret.children.get(0)), params, valueParameter(ps), swappable)
                 : ifClamp(body.children.get(0), strip(ret.children.get(0)), params);
         if (bounds == null) return null;
+        int swap = -1;
+        for (int i = 0; swappable[0] != null && i < ps.size(); i++) if (swappable[0].equals(ps.get(i).usr)) swap = i;
         int[] param = {-1, -1};
         Double[] constant = new Double[2];
         String[] text = new String[2];
@@ -133,7 +142,25 @@ final class ClangClampHelpers {
                 text[k] = u == null ? null : u.text(bounds[k]);
             }
         }
-        return new Bounds(param, constant, text);
+        return new Bounds(param, constant, text, param[0] >= 0 ? swap : -1);
+    }
+
+    /** A parameter's name that says it is a lower bound ({@code minVal}, {@code lo}, {@code lower}). */
+    private static final java.util.regex.Pattern LOWER_NAME =
+            java.util.regex.Pattern.compile("(?i)(?:.*(?:min|lower|floor).*|lo|low|l|mn|lb|a_min|from)");
+
+    /**
+     * The USR of the parameter a clamp helper most likely clamps where its body cannot tell (both operands of its
+     * inner max are parameters): the first parameter whose name says no lower bound ({@code x265_clip3(minVal,
+     * maxVal, a)}: {@code a}), else the first ({@code bl_clamp(a, b, c)}).
+     */
+    private static String valueParameter(List<ClangNode> ps) {
+        for (ClangNode p : ps) {
+            if (p.usr != null
+                    && !LOWER_NAME.matcher(p.spelling).matches()
+                    && !p.spelling.toLowerCase().contains("max")) return p.usr;
+        }
+        return ps.isEmpty() ? null : ps.get(0).usr;
     }
 
     /** The guard a call of the clamp helper {@code name} with bounds {@code b} gives, or null. */
@@ -235,7 +262,8 @@ final class ClangClampHelpers {
      * parameters ({@code min(c, max(b, a))}), the clamped value is the helper's first parameter, {@code first}, as in
      * {@code clamp(v, lo, hi)} (blend2d's {@code bl_clamp(a, b, c)}).
      */
-    private static ClangNode[] clamp(ClangUnit unit, ClangNode e, java.util.Set<String> params, String first) {
+    private static ClangNode[] clamp(
+            ClangUnit unit, ClangNode e, java.util.Set<String> params, String first, String[] swappable) {
         if (e == null) return null;
         if (e.kind == CXCursor_CallExpr) {
             String outer = callee(e);
@@ -256,6 +284,9 @@ final class ClangClampHelpers {
                     if (both && first != null && !reads(ia.get(j), java.util.Set.of(first))) continue;
                     ClangNode innerBound = ia.get(1 - j);
                     ClangNode outerBound = args.get(1 - i);
+                    // the value and the inner bound are the two operands of one call: either may be the value
+                    ClangNode v = strip(ia.get(j));
+                    if (both && upper && v != null && v.kind == CXCursor_DeclRefExpr) swappable[0] = v.refUsr;
                     return upper ? new ClangNode[] {innerBound, outerBound} : new ClangNode[] {outerBound, innerBound};
                 }
             }

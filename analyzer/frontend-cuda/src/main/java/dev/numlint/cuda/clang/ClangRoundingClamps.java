@@ -263,7 +263,7 @@ final class ClangRoundingClamps {
         else if (MAXIMA.contains(simple) && args.size() == 2 && i >= 0) lower = args.get(1 - i);
         else {
             // a clamp helper of the project (x264_clip3(v, 0, QP_MAX), session 73 round E: an encoder's QPs)
-            ClangClampHelpers.Lower l = i < 0 ? null : ClangClampHelpers.lower(unit, call);
+            ClangClampHelpers.Lower l = i < 0 ? null : ClangClampHelpers.lower(unit, call, i);
             if (l == null || l.value() != i || l.arg() == null && l.constant() == null) return null;
             lower = l.arg();
             helperBound = l.constant();
