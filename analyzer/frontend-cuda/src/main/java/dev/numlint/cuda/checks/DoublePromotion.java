@@ -27,6 +27,12 @@ public final class DoublePromotion implements CudaCheck {
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (p.exact() && !p.site().device())
                 continue; // same result in float and double: only the GPU's speed would differ
+            String never = p.site().neverNegative();
+            if (never != null) {
+                // stored into a sum that stays >= 0 (norm += pow(g, 2)): rounding a value >= 0 keeps it >= 0, so its
+                // tests against 0 cannot flip; what it decides is the other uses (session 75 round A)
+                p.site().dropUses(u -> SerialAccumulation.zeroTest(never, u));
+            }
             // device code: one operation on values float holds, rounded through double, gives the float result
             // (double has more than 2*24+2 bits): still slow, but not rounded unlike float
             String consequence = !p.site().device()

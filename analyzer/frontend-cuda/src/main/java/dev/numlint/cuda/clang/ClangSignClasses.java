@@ -633,4 +633,45 @@ final class ClangSignClasses {
         });
         return hit[0];
     }
+
+    /**
+     * Drops the tests against 0 whose outcome the rounding of a contraction, a division, a square root or an
+     * exponential cannot change (its sign class is fixed, and only products, quotients, square roots and positive
+     * functions lead from it to the tested value: {@link ClangSignClasses}), from the hand-written facts
+     * ({@link ClangSupplement#amend}) and from Clang's own of a function only Clang read ({@link ClangSupplement#missing}).
+     */
+    void testsOfFixedSign(dev.numlint.cuda.facts.FunctionFacts facts) {
+        java.util.List<dev.numlint.cuda.facts.Site> rounded = new java.util.ArrayList<>();
+        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
+        java.util.Set<dev.numlint.cuda.facts.Site> calls =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (dev.numlint.cuda.facts.FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
+        for (dev.numlint.cuda.facts.FunctionFacts.Division d : facts.divisions) {
+            rounded.add(d.site());
+            if (d.intrinsic() != null) calls.add(d.site());
+        }
+        for (dev.numlint.cuda.facts.FunctionFacts.MathCall c : facts.calls) {
+            rounded.add(c.site());
+            calls.add(c.site());
+        }
+        for (int i = 0; i < rounded.size(); i++) {
+            dev.numlint.cuda.facts.Site site = rounded.get(i);
+            boolean call = calls.contains(site);
+            int before = site.uses().size();
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
+                    && u.text() != null
+                    && site.text() != null
+                    && testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
+            if (site.uses().size() < before) site.withTestsOfFixedSign();
+        }
+        dropFixedSignTests(facts.accumulations);
+        // a test the uses lost at a conditional reset (q = 0 in a branch) that cannot flip either: the PTX layer's
+        // "compared in a condition" at it does not raise the finding (Consequences.fixedSign)
+        for (dev.numlint.cuda.facts.FunctionFacts.Contraction c : facts.contractions) {
+            if (!c.site().testsOfFixedSign()
+                    && c.site().uses().stream().noneMatch(u -> u.kind().amplifies())
+                    && reachedTestsCannotFlip(c.site().line(), c.site().text()))
+                c.site().withTestsOfFixedSign();
+        }
+    }
 }

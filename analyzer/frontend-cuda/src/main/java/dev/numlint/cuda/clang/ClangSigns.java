@@ -285,6 +285,9 @@ final class ClangSigns {
                 // a power of a base that is never negative: powf(10.0f, -psnr / 10.0f) (session 73 round D, an
                 // encoder's mean squared error from its PSNRs)
                 if (positive && POWERS.contains(f) && args.size() == 2 && signed(args.get(0), s, d, true)) return true;
+                // an even whole power of any base: pow(G[i], 2) (session 75 round A, a reconstruction's norm of a
+                // subgradient summed as norm += pow(G[i], 2) and then tested against 0)
+                if (positive && POWERS.contains(f) && args.size() == 2 && evenPower(args.get(1))) return true;
                 boolean max = f.equals("fmax") || f.equals("fmaxf") || f.equals("max");
                 boolean min = f.equals("fmin") || f.equals("fminf") || f.equals("min");
                 // max(a, b) >= 0 when one argument is, <= 0 when both are; min(a, b) mirrored
@@ -371,6 +374,11 @@ final class ClangSigns {
      * {@code x * x}: the same variable, member or element written twice, with no call (two calls differ) but a
      * subscript operator's ({@code q[1] * q[1]} of a vector class, session 52: an accessor, one value).
      */
+    /** Whether {@code e} is an even whole constant (2.0, 4): a power with it as exponent is never negative. */
+    private static boolean evenPower(ClangNode e) {
+        return e.value != null && e.value >= 2 && e.value <= 64 && e.value % 2 == 0;
+    }
+
     private boolean square(ClangNode a, ClangNode b) {
         a = widened(a);
         b = widened(b);
@@ -514,6 +522,24 @@ final class ClangSigns {
      * ({@link ClangSigns}: this value and every other stored into it); else null.
      */
     String storedIntoNeverNegative(int line, String text) {
+        return storedSum(line, text);
+    }
+
+    /** The variable a promotion's target names: {@code float 'norm'}. */
+    private static final java.util.regex.Pattern TARGET_NAME = java.util.regex.Pattern.compile("'([A-Za-z_]\\w*)'$");
+
+    /**
+     * {@link #storedIntoNeverNegative(int, String)} for a value promoted to double and rounded to {@code target}
+     * ({@code float 'norm'}): also the target itself when it is a local that stays >= 0 ({@code norm += pow(g, 2)},
+     * session 75 round A).
+     */
+    String promotedIntoNeverNegative(int line, String text, String target) {
+        java.util.regex.Matcher t = target == null ? null : TARGET_NAME.matcher(target);
+        if (t != null && t.find() && neverNegativeLocal(line, t.group(1))) return t.group(1);
+        return storedSum(line, text);
+    }
+
+    private String storedSum(int line, String text) {
         String want = squash(text);
         for (ClangUnit.Function fn : unit.functions()) {
             if (line < fn.startLine() || line > fn.endLine()) continue;

@@ -210,13 +210,16 @@ public final class ClangSupplement {
                     && u.text() != null
                     && unit.signs().termsCannotCancel(u.line(), u.text()));
         }
-        testsOfFixedSign(facts);
+        signClasses.testsOfFixedSign(facts);
         ClangAgreeingSides.relabel(unit, all);
         ClangUnreachableTests.drop(unit, all);
         ClangPrintOnlyTests.drop(unit, all);
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();
+            String v = unit.signs()
+                    .promotedIntoNeverNegative(p.site().line(), p.site().text(), p.target());
+            if (v != null) p.site().storesNeverNegative(v);
         }
         List<FunctionFacts.Accumulation> acc = facts.accumulations;
         for (int i = 0; i < acc.size(); i++) {
@@ -388,46 +391,6 @@ public final class ClangSupplement {
                     && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
         }
         return sites;
-    }
-
-    /**
-     * Drops the tests against 0 whose outcome the rounding of a contraction, a division, a square root or an
-     * exponential cannot change (its sign class is fixed, and only products, quotients, square roots and positive
-     * functions lead from it to the tested value: {@link ClangSignClasses}), from the hand-written facts
-     * ({@link #amend}) and from Clang's own of a function only Clang read ({@link #missing}).
-     */
-    private void testsOfFixedSign(FunctionFacts facts) {
-        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
-        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
-        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
-        for (FunctionFacts.Division d : facts.divisions) {
-            rounded.add(d.site());
-            if (d.intrinsic() != null) calls.add(d.site());
-        }
-        for (FunctionFacts.MathCall c : facts.calls) {
-            rounded.add(c.site());
-            calls.add(c.site());
-        }
-        for (int i = 0; i < rounded.size(); i++) {
-            dev.numlint.cuda.facts.Site site = rounded.get(i);
-            boolean call = calls.contains(site);
-            int before = site.uses().size();
-            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
-                    && u.text() != null
-                    && site.text() != null
-                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
-            if (site.uses().size() < before) site.withTestsOfFixedSign();
-        }
-        signClasses.dropFixedSignTests(facts.accumulations);
-        // a test the uses lost at a conditional reset (q = 0 in a branch) that cannot flip either: the PTX layer's
-        // "compared in a condition" at it does not raise the finding (Consequences.fixedSign)
-        for (FunctionFacts.Contraction c : facts.contractions) {
-            if (!c.site().testsOfFixedSign()
-                    && c.site().uses().stream().noneMatch(u -> u.kind().amplifies())
-                    && signClasses.reachedTestsCannotFlip(
-                            c.site().line(), c.site().text())) c.site().withTestsOfFixedSign();
-        }
     }
 
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
@@ -682,6 +645,8 @@ public final class ClangSupplement {
             // x - (x + 1e-10): in float the terms cancel, in double they leave the constant (as amend marks the
             // hand-written facts' promotions)
             if (unit.cancelsNearlyEqualTerms(p.node().line, unit.text(p.node()))) at.cancelling();
+            String never = unit.signs().promotedIntoNeverNegative(p.node().line, unit.text(p.node()), p.target());
+            if (never != null) at.storesNeverNegative(never);
             facts(out, p.in())
                     .promotions
                     .add(new FunctionFacts.Promotion(
@@ -770,7 +735,7 @@ public final class ClangSupplement {
         for (Map.Entry<ClangUnit.Function, FunctionFacts> e : out.entrySet()) {
             if (!whole.contains(e.getKey())) continue;
             overwrittenBeforeUse(e.getValue());
-            testsOfFixedSign(e.getValue());
+            signClasses.testsOfFixedSign(e.getValue());
         }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
