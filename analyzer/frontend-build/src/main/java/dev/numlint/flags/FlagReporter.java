@@ -563,9 +563,16 @@ final class FlagReporter {
             return new Condition(t, "", where);
         }
 
-        /** The condition with its head shortened to {@code max} characters and its verdict kept. */
+        /**
+         * The condition with its head shortened to {@code max} characters at a word's end and its verdict kept (session
+         * 75 round C: "only under Makefile.old, which Makefile does no...").
+         */
         String text(int max) {
-            return Quote.shorten(head, max) + verdict;
+            String h = head.replaceAll("\\s+", " ").strip();
+            if (h.length() <= max) return h + verdict;
+            int cut = h.lastIndexOf(' ', Math.max(0, max - 3));
+            if (cut < max / 2) return Quote.shorten(head, max) + verdict;
+            return h.substring(0, cut).replaceAll("[,;:]+$", "") + "..." + verdict;
         }
 
         /** The verdict without its detail: " (false by default)" for " (false by default: USE_HIP=OFF)". */
