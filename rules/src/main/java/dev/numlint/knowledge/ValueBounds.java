@@ -95,6 +95,18 @@ public final class ValueBounds {
             Map.entry("nearbyint", Math::rint),
             Map.entry("nearbyintf", Math::rint));
 
+    /**
+     * Increasing functions whose range is bounded (also in {@link #FIXED}): the result's interval is the function of
+     * the argument's bounds, an argument beyond the domain taken at the domain's end.
+     */
+    private static final Map<String, DoubleUnaryOperator> BOUNDED_INCREASING = Map.of(
+            "atan", Math::atan,
+            "atanf", Math::atan,
+            "asin", x -> Math.asin(Math.max(-1, Math.min(1, x))),
+            "asinf", x -> Math.asin(Math.max(-1, Math.min(1, x))),
+            "tanh", Math::tanh,
+            "tanhf", Math::tanh);
+
     /** Whether {@code name} returns a value in a fixed interval whatever its argument (sin, tanh, __saturatef ...). */
     public static boolean fixed(String name) {
         return FIXED.containsKey(name);
@@ -170,6 +182,13 @@ public final class ValueBounds {
      * bounds nothing this class knows.
      */
     public static double[] call(String name, List<double[]> args) {
+        DoubleUnaryOperator bounded = args.size() == 1 ? BOUNDED_INCREASING.get(name) : null;
+        if (bounded != null) {
+            // increasing with a bounded range: atan(1.0) is pi/4, not anything in [-pi/2, pi/2] (session 75 round
+            // A: a reconstruction's PI written as 4 * atan(1.0), so that every angle it offset stayed "negative")
+            double[] x = args.get(0);
+            return new double[] {bounded.applyAsDouble(x[0]), bounded.applyAsDouble(x[1])};
+        }
         double[] fixed = FIXED.get(name);
         if (fixed != null) return fixed.clone();
         if (args.size() == 1 && INCREASING.containsKey(name)) {

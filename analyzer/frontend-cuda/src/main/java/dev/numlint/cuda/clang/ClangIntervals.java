@@ -530,7 +530,7 @@ final class ClangIntervals {
                 // if (r < 0) r = 0; : the branch's value, or the value before it where the test failed
                 if (st.kind == CXCursor_IfStmt && st.children.size() == 2 && !writesIn(st.children.get(0), usr)) {
                     ClangNode a = lastDefinition(st.children.get(1), usr);
-                    ClangNode upd = a == null ? onlyUpdate(st.children.get(1), usr) : null;
+                    ClangNode upd = a == null ? ClangUpdates.onlyUpdate(st.children.get(1), usr) : null;
                     double[] before0 = upd == null ? null : reachingFrom(st, ref, fn, depth - 1);
                     if (upd != null && before0 != null) {
                         // if (a > C) a -= C; : the update of a value the test bounds (finite values, as everywhere)
@@ -541,10 +541,14 @@ final class ClangIntervals {
                         return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
                     }
                     if (a != null) {
-                        double[] x = eval(a, fn, depth - 1);
                         double[] before = reachingFrom(st, ref, fn, depth - 1);
-                        double[] y =
-                                underTest(st.children.get(0), false, ref, before != null ? before : byType(ref), false);
+                        // if (t < 0) t = 180 + t; : the branch's own value of the variable is the one its test
+                        // bounds (session 75 round B: an encoder's edge angle from atan2, in [-180, 180]); finite
+                        // values on both paths then, as for the update above
+                        double[] self = selfUpdate(a, usr, st.children.get(0), ref, before, fn, depth);
+                        double[] x = self != null ? self : eval(a, fn, depth - 1);
+                        double[] y = underTest(
+                                st.children.get(0), false, ref, before != null ? before : byType(ref), self != null);
                         return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
                     }
                 }
@@ -730,26 +734,33 @@ final class ClangIntervals {
     }
 
     /**
-     * The one write of {@code usr} in {@code body} when it is a compound assignment {@code usr += e} ({@code -=},
-     * {@code *=}, {@code /=}) of the whole variable, else null.
+     * The value of {@code def}, what a definition stores, when it is {@code e op v} or {@code v op e} ({@code v = 180 +
+     * v}: op one of + - * /, {@code e} not reading {@code v}) in the branch taken when {@code test} holds: the operation on {@code v}'s value before it
+     * ({@code before}) under the test; else null.
      */
-    private static ClangNode onlyUpdate(ClangNode body, String usr) {
-        List<ClangNode> sts = body.kind == CXCursor_CompoundStmt ? body.children : List.of(body);
-        ClangNode found = null;
-        for (ClangNode st : sts) {
-            if (!writesIn(st, usr) && !declares(st, usr)) continue;
-            if (found != null
-                    || st.kind != CXCursor_CompoundAssignOperator
-                    || st.children.size() != 2
-                    || !List.of("+=", "-=", "*=", "/=").contains(st.spelling)) return null;
-            ClangNode l = strip(st.children.get(0));
-            if (l == null
-                    || l.kind != CXCursor_DeclRefExpr
-                    || !usr.equals(l.refUsr)
-                    || writesIn(st.children.get(1), usr)) return null;
-            found = st;
-        }
-        return found;
+    private double[] selfUpdate(
+            ClangNode def,
+            String usr,
+            ClangNode test,
+            ClangNode ref,
+            double[] before,
+            ClangUnit.Function fn,
+            int depth) {
+        ClangNode rhs = strip(def); // the value a definition stores
+        if (before == null
+                || rhs == null
+                || rhs.kind != CXCursor_BinaryOperator
+                || rhs.children.size() != 2
+                || rhs.spelling.length() != 1
+                || "+-*/".indexOf(rhs.spelling.charAt(0)) < 0) return null;
+        ClangNode l = strip(rhs.children.get(0)), r = strip(rhs.children.get(1));
+        boolean left = l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr);
+        boolean right = r != null && r.kind == CXCursor_DeclRefExpr && usr.equals(r.refUsr);
+        if (left == right || writesIn(rhs, usr) || ClangLowerClamps.reads(left ? r : l, usr)) return null;
+        double[] in = underTest(test, true, ref, before, true);
+        double[] other = eval(left ? rhs.children.get(1) : rhs.children.get(0), fn, depth - 1);
+        char op = rhs.spelling.charAt(0);
+        return left ? ValueBounds.arith(op, in, other, false) : ValueBounds.arith(op, other, in, false);
     }
 
     private static boolean isLoop(ClangNode n) {
@@ -771,7 +782,7 @@ final class ClangIntervals {
         return d[0];
     }
 
-    private static boolean declares(ClangNode st, String usr) {
+    static boolean declares(ClangNode st, String usr) {
         if (st.kind != CXCursor_DeclStmt) return false;
         for (ClangNode d : st.children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) return true;
         return false;

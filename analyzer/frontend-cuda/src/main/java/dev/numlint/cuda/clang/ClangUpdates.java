@@ -4,6 +4,7 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import dev.numlint.knowledge.ValueBounds;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -54,5 +55,28 @@ final class ClangUpdates {
     static double[] square(double[] b) {
         double lo = b[0] <= 0 && b[1] >= 0 ? 0 : Math.min(b[0] * b[0], b[1] * b[1]);
         return new double[] {lo, Math.max(b[0] * b[0], b[1] * b[1])};
+    }
+
+    /**
+     * The one write of {@code usr} in {@code body} when it is a compound assignment {@code usr += e} ({@code -=},
+     * {@code *=}, {@code /=}) of the whole variable, else null.
+     */
+    static ClangNode onlyUpdate(ClangNode body, String usr) {
+        List<ClangNode> sts = body.kind == CXCursor_CompoundStmt ? body.children : List.of(body);
+        ClangNode found = null;
+        for (ClangNode st : sts) {
+            if (!writesIn(st, usr) && !ClangIntervals.declares(st, usr)) continue;
+            if (found != null
+                    || st.kind != CXCursor_CompoundAssignOperator
+                    || st.children.size() != 2
+                    || !List.of("+=", "-=", "*=", "/=").contains(st.spelling)) return null;
+            ClangNode l = strip(st.children.get(0));
+            if (l == null
+                    || l.kind != CXCursor_DeclRefExpr
+                    || !usr.equals(l.refUsr)
+                    || writesIn(st.children.get(1), usr)) return null;
+            found = st;
+        }
+        return found;
     }
 }
