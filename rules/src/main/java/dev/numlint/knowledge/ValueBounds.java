@@ -231,7 +231,16 @@ public final class ValueBounds {
             case "pow", "powf", "__powf" -> {
                 // a base that is not negative gives a power that is not negative (pow(10, floor(log10(x))), a step
                 // of a power of ten); a base of either sign, nothing known (an odd power keeps its sign)
-                if (args.size() != 2 || args.get(0)[0] < 0) return null;
+                if (args.size() != 2) return null;
+                // an even whole power, or a power that is no whole number (NaN for a negative base; finite results
+                // only, as everywhere here), of a base of either sign is not negative (session 75 round B: a rate
+                // control's pow(resRatio, 2.0 / 3.0) factor)
+                double[] e = args.get(1);
+                if (args.get(0)[0] < 0
+                        && e[0] == e[1]
+                        && Double.isFinite(e[0])
+                        && (e[0] % 2 == 0 || e[0] != Math.rint(e[0]))) return new double[] {0, INF};
+                if (args.get(0)[0] < 0) return null;
                 // a base in [0, b] to a power in [0, e]: at most max(1, b^e) (a gamma curve of a value in [0, 1]
                 // stays in [0, 1]; pow(0, 0) is 1)
                 double[] base = args.get(0), exp = args.get(1);

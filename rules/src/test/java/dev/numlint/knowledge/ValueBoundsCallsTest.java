@@ -1,0 +1,37 @@
+package dev.numlint.knowledge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link ValueBounds#call}: the intervals of math library calls. */
+class ValueBoundsCallsTest {
+    private static final double INF = Double.POSITIVE_INFINITY;
+
+    private static double[] point(double v) {
+        return new double[] {v, v};
+    }
+
+    @Test
+    void boundedIncreasingFunctionsMapTheirArgumentsBounds() {
+        // 4 * atan(1.0) is pi (session 75 round A), not anything in [-2pi, 2pi]
+        assertThat(ValueBounds.call("atan", List.of(point(1.0)))).containsExactly(Math.PI / 4, Math.PI / 4);
+        assertThat(ValueBounds.call("atanf", List.of(new double[] {-INF, INF})))
+                .containsExactly(-Math.PI / 2, Math.PI / 2);
+        // beyond asin's domain: its ends
+        assertThat(ValueBounds.call("asin", List.of(new double[] {-3, 0.5})))
+                .containsExactly(-Math.PI / 2, Math.asin(0.5));
+        assertThat(ValueBounds.call("tanh", List.of(new double[] {0, INF}))).containsExactly(0.0, 1.0);
+    }
+
+    @Test
+    void anEvenOrFractionalConstantPowerOfAnySignedBaseIsNotNegative() {
+        double[] any = {-INF, INF};
+        assertThat(ValueBounds.call("pow", List.of(any, point(2)))).containsExactly(0.0, INF);
+        assertThat(ValueBounds.call("pow", List.of(any, point(2.0 / 3.0)))).containsExactly(0.0, INF);
+        // an odd power keeps the base's sign; a power not known to be constant, nothing known
+        assertThat(ValueBounds.call("pow", List.of(any, point(3)))).isNull();
+        assertThat(ValueBounds.call("pow", List.of(any, new double[] {2, 4}))).isNull();
+    }
+}
