@@ -141,4 +141,37 @@ class CMakeCacheTest {
                     .endsWith("which is false in the default configuration (WITH_LOOSE=OFF)");
         });
     }
+
+    /**
+     * A configure-time check's result the cache holds as an internal entry ({@code CC_HAS_FAST_MATH:INTERNAL=1}) decides
+     * the condition it names, as configured (session 75 round B: an encoder's "-ffast-math ... only under
+     * if(CC_HAS_FAST_MATH) (value unknown)").
+     */
+    @Test
+    void aChecksCachedResultDecidesItsCondition(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                cmake_minimum_required(VERSION 3.18)
+                project(p CXX)
+                include(CheckCXXCompilerFlag)
+                check_cxx_compiler_flag(-ffast-math CC_HAS_FAST_MATH)
+                if(CC_HAS_FAST_MATH)
+                  add_definitions(-ffast-math)
+                endif()
+                add_library(q a.cpp)
+                """);
+        Files.writeString(dir.resolve("a.cpp"), "float f(float x) { return x / 3.0f; }\n");
+        Files.createDirectories(dir.resolve("build"));
+        java.util.function.Supplier<List<String>> messages = () -> new TestScanContext(dir)
+                        .run(new BuildFlagAnalyzer(new BuildOptions(dir.resolve("build"), null, Map.of(), null)))
+                        .findings()
+                        .stream()
+                        .filter(f -> f.ruleId().equals("NL002"))
+                        .map(f -> f.message())
+                        .toList();
+        assertThat(messages.get()).singleElement().asString().contains("(value unknown)");
+        cache(dir, dir.toAbsolutePath().normalize().toString(), "CC_HAS_FAST_MATH:INTERNAL=1\n");
+        assertThat(messages.get()).singleElement().asString().doesNotContain("value unknown");
+    }
 }

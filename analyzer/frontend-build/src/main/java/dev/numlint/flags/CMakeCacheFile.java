@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *
  * <p>The file is hostile input: it is read only inside the scanned tree, only up to {@link #MAX_BYTES}, only its
  * {@code NAME:TYPE=VALUE} lines are taken (CMake's internal and static entries are not user settings and are left
- * out), nothing in it is run, and it applies only to the project it was configured from (its
+ * out, except the internal results of the project's configure-time checks), nothing in it is run, and it applies only to the project it was configured from (its
  * {@code CMAKE_HOME_DIRECTORY} is the directory of the evaluated top-level CMakeLists.txt).
  */
 final class CMakeCacheFile {
@@ -79,6 +79,14 @@ final class CMakeCacheFile {
                 && !Files.exists(home);
     }
 
+    /** Whether an internal entry's name is a project's own (a check's result), not CMake's bookkeeping. */
+    private static boolean checkResult(String name) {
+        return !name.startsWith("CMAKE_")
+                && !name.startsWith("_")
+                && !name.contains("__")
+                && !name.startsWith("FIND_PACKAGE_MESSAGE_DETAILS_");
+    }
+
     /** The entries of one cache; CMAKE_HOME_DIRECTORY is kept (internal) to match the project. */
     static Result read(Path f) {
         try {
@@ -91,7 +99,11 @@ final class CMakeCacheFile {
                 String name = m.group(1);
                 String type = m.group(2);
                 if (type.equals("INTERNAL")) {
-                    if (name.equals("CMAKE_HOME_DIRECTORY")) out.put(name, m.group(3));
+                    // the results of the project's configure-time checks (check_cxx_compiler_flag(-ffast-math
+                    // CC_HAS_FAST_MATH): CC_HAS_FAST_MATH:INTERNAL=1) are kept, CMake's own bookkeeping is not
+                    // (session 75 round B: an encoder's fast-math flag "only under if(CC_HAS_FAST_MATH) (value
+                    // unknown)" where the cache held its value)
+                    if (name.equals("CMAKE_HOME_DIRECTORY") || checkResult(name)) out.putIfAbsent(name, m.group(3));
                     continue;
                 }
                 if (type.equals("STATIC")) continue;

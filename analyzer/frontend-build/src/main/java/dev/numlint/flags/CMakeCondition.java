@@ -113,6 +113,8 @@ final class CMakeCondition {
 
     void unknownVar(String name) {
         if (name.isEmpty() || name.equals(UNKNOWN)) return;
+        // a check's result the configured build's cache holds (CC_HAS_FAST_MATH:INTERNAL=1): that value
+        if (cacheGiven.contains(name) && vars.containsKey(name)) return;
         vars.remove(name);
         unknownVars.add(name);
     }
