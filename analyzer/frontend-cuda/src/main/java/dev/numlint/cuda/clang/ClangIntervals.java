@@ -545,7 +545,8 @@ final class ClangIntervals {
                         // if (t < 0) t = 180 + t; : the branch's own value of the variable is the one its test
                         // bounds (session 75 round B: an encoder's edge angle from atan2, in [-180, 180]); finite
                         // values on both paths then, as for the update above
-                        double[] self = selfUpdate(a, usr, st.children.get(0), ref, before, fn, depth);
+                        double[] self = selfUpdate(
+                                a, usr, st.children.get(0), ref, before != null ? before : byType(ref), fn, depth);
                         double[] x = self != null ? self : eval(a, fn, depth - 1);
                         double[] y = underTest(
                                 st.children.get(0), false, ref, before != null ? before : byType(ref), self != null);
@@ -734,8 +735,8 @@ final class ClangIntervals {
     }
 
     /**
-     * The value of {@code def}, what a definition stores, when it is {@code e op v} or {@code v op e} ({@code v = 180 +
-     * v}: op one of + - * /, {@code e} not reading {@code v}) in the branch taken when {@code test} holds: the operation on {@code v}'s value before it
+     * The value of {@code def}, what a definition stores, when it is {@code e op v}, {@code v op e} ({@code v = 180 +
+     * v}: op one of + - * /, {@code e} not reading {@code v}) or {@code -v} in the branch taken when {@code test} holds: the operation on {@code v}'s value before it
      * ({@code before}) under the test; else null.
      */
     private double[] selfUpdate(
@@ -747,6 +748,14 @@ final class ClangIntervals {
             ClangUnit.Function fn,
             int depth) {
         ClangNode rhs = strip(def); // the value a definition stores
+        ClangNode neg = rhs != null && rhs.kind == CXCursor_UnaryOperator && rhs.spelling.equals("-")
+                ? strip(rhs.children.get(0))
+                : null;
+        if (before != null && neg != null && neg.kind == CXCursor_DeclRefExpr && usr.equals(neg.refUsr)) {
+            // if (v < 0) v = -v; (session 75 round D: a JSON writer's sign taken off before it rounds digits)
+            double[] in = underTest(test, true, ref, before, true);
+            return new double[] {-in[1], -in[0]};
+        }
         if (before == null
                 || rhs == null
                 || rhs.kind != CXCursor_BinaryOperator

@@ -97,6 +97,11 @@ final class ClangSameSigns {
             case CXCursor_BinaryOperator -> {
                 if (n.children.size() != 2) return null;
                 ClangNode a = n.children.get(0), b = n.children.get(1);
+                // a positive constant shifted left by any amount (1 << (bitDepth - 1)): positive, a shift into the
+                // sign bit being undefined behaviour
+                Double one = folded(a);
+                if (n.spelling.equals("<<") && one != null && one > 0 && folded(b) == null)
+                    return new Mono(1, Set.of());
                 if (n.spelling.equals("<<") || n.spelling.equals(">>")) {
                     Double k = folded(b);
                     return k != null && k >= 0 ? mono(iv, a, fn, depth, reads, d + 1) : null;
@@ -119,6 +124,26 @@ final class ClangSameSigns {
                         ? mono(iv, args.get(0), fn, depth, reads, d + 1)
                         : null;
             }
+            case CXCursor_ConditionalOperator -> {
+                return signOf(iv, n, fn, depth, reads, d);
+            }
+            case CXCursor_ArraySubscriptExpr -> {
+                // an element of read-only data at a variable's or a constant's index (c[i] of a const float *c):
+                // one value across its reads while the index is
+                ClangNode base = n.children.size() == 2 ? strip(n.children.get(0)) : null;
+                ClangNode index = base == null ? null : strip(n.children.get(1));
+                if (base == null
+                        || base.kind != CXCursor_DeclRefExpr
+                        || base.refUsr == null
+                        || !(base.type.startsWith("const ") || base.canon.startsWith("const "))
+                        || index == null) return null;
+                String at = folded(index) != null ? String.valueOf(folded(index)) : null;
+                if (at == null && index.kind == CXCursor_DeclRefExpr && index.refUsr != null) {
+                    reads.refs.add(index);
+                    at = index.refUsr;
+                }
+                return at == null ? null : new Mono(1, Set.of(base.refUsr + "[" + at + "]"));
+            }
             case CXCursor_DeclRefExpr -> {
                 if (n.refUsr == null || !(floating(n.canonKind) || integral(n.canonKind))) return null;
                 double[] r = iv.of(n, fn, depth - 1);
@@ -140,6 +165,29 @@ final class ClangSameSigns {
         }
     }
 
+    /**
+     * {@code x > 0 ? 1 : -1} (a sign taken from {@code x}: either comparison with 0, either constant first): the sign
+     * of {@code x} (session 75 round B: an encoder's {@code int(c * sign * factor + 0.5) * sign} rounds a
+     * magnitude); null for any other conditional.
+     */
+    private static Mono signOf(ClangIntervals iv, ClangNode n, ClangUnit.Function fn, int depth, Reads reads, int d) {
+        if (n.children.size() != 3) return null;
+        Double whenTrue = folded(n.children.get(1)), whenFalse = folded(n.children.get(2));
+        ClangNode t = strip(n.children.get(0));
+        if (whenTrue == null || whenFalse == null || whenTrue * whenFalse >= 0) return null;
+        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return null;
+        Double left = folded(t.children.get(0)), right = folded(t.children.get(1));
+        boolean xLeft = right != null && right == 0 && left == null;
+        if (!xLeft && !(left != null && left == 0 && right == null)) return null;
+        String op = xLeft ? t.spelling : mirrored(t.spelling);
+        boolean above = op.equals(">") || op.equals(">=");
+        if (!above && !op.equals("<") && !op.equals("<=")) return null;
+        Mono x = mono(iv, t.children.get(xLeft ? 0 : 1), fn, depth, reads, d + 1);
+        if (x == null) return null;
+        // the branch taken for x >= 0 (x <= 0) gives a positive constant: the sign of x, else its opposite
+        return above == whenTrue > 0 ? x : x.negated();
+    }
+
     /** Whether each variable read is one value across its reads (see the class comment). */
     private static boolean stable(ClangUnit.Function fn, Reads reads) {
         Set<String> vars = new HashSet<>();
@@ -152,13 +200,18 @@ final class ClangSameSigns {
         List<ClangNode> all = new ArrayList<>(reads.refs);
         all.addAll(reads.definitions);
         for (ClangNode w : writes) {
-            for (ClangNode r : reads.refs)
-                if (r.refUsr.equals(w.kind == CXCursor_VarDecl ? w.usr : w.refUsr) && w.offset >= r.offset)
-                    return false;
+            String v = w.kind == CXCursor_VarDecl ? w.usr : w.refUsr;
+            for (ClangNode r : reads.refs) if (r.refUsr.equals(v) && w.offset >= r.offset) return false;
             for (ClangNode loop = w.parent; loop != null && loop != fn.node(); loop = loop.parent) {
                 if (loop.kind != CXCursor_ForStmt && loop.kind != CXCursor_WhileStmt && loop.kind != CXCursor_DoStmt)
                     continue;
-                for (ClangNode x : all) if (x.offset < loop.offset || x.endOffset > loop.endOffset) return false;
+                // the reads of the variable written and the definitions that read it: a definition before the loop
+                // that does not read it (const int factor = 1 << (bitDepth - 1)) is one value for every iteration
+                for (ClangNode x : all) {
+                    boolean[] readsV = {x.kind == CXCursor_DeclRefExpr && v.equals(x.refUsr)};
+                    x.forEach(y -> readsV[0] |= y.kind == CXCursor_DeclRefExpr && v.equals(y.refUsr));
+                    if (readsV[0] && (x.offset < loop.offset || x.endOffset > loop.endOffset)) return false;
+                }
             }
         }
         return true;
