@@ -147,7 +147,15 @@ class CudaSourceAnalyzerTest {
                 "",
                 "#define SCALED (gain * 2.0)",
                 "unsigned int h(double gain) { return (unsigned int)SCALED; }",
+                "unsigned int p(unsigned hz, float ppm) { return (unsigned int)((float)hz * (1.0f - ppm / 1e6f)); }",
+                "unsigned int q(float base, float off) { return (unsigned int)(base - off * 2.0f); }",
+                "unsigned int r(float base, float off) { return (unsigned int)(base + off * -2.0f); }",
                 "");
+        // a term that enters negated makes the operand negative when it is large, not when it is low (session 75
+        // round D: "nothing bounds 'ppm' below" of a frequency correction)
+        assertThat(byLine.get(8)).doesNotContain("'ppm'").contains("-69.235 gives 4294967227");
+        assertThat(byLine.get(9)).contains("nothing bounds 'base' below:").doesNotContain("'off'");
+        assertThat(byLine.get(10)).contains("nothing bounds 'base' below:").doesNotContain("'off'");
         assertThat(byLine.get(3))
                 .contains("nothing bounds 'rate' below: -69.235 gives 4294967227 on x86, 0 on AArch64");
         assertThat(byLine.get(4)).contains("nothing bounds 's->rate' below:").doesNotContain("'k'");

@@ -23,41 +23,60 @@ final class ClangOpenOperands {
         if (op == null || fn == null) return null;
         Set<String> names = new LinkedHashSet<>();
         boolean[] more = new boolean[1];
-        collect(unit, op, fn, names, more, 0);
+        collect(unit, op, fn, names, more, 0, false);
         if (names.isEmpty()) return null;
         String joined =
                 String.join(" and ", names.stream().map(n -> "'" + n + "'").toList());
         return more[0] ? joined + " (and more)" : joined;
     }
 
+    /**
+     * @param flipped whether the term enters the operand negated (the right side of a '-', a unary minus): a low value
+     *                of it makes the operand high, so it is not named (session 75 round D: "nothing bounds 'ppm'
+     *                below" of {@code hz * (1.0f - ppm / 1e6f)}, where only a large ppm makes the operand negative)
+     */
     private static void collect(
-            ClangUnit unit, ClangNode e, ClangUnit.Function fn, Set<String> names, boolean[] more, int depth) {
+            ClangUnit unit,
+            ClangNode e,
+            ClangUnit.Function fn,
+            Set<String> names,
+            boolean[] more,
+            int depth,
+            boolean flipped) {
         ClangNode n = strip(e);
         if (n == null || depth > 16 || n.value != null || folded(n) != null) return;
         switch (n.kind) {
             case CXCursor_ParenExpr, CXCursor_UnexposedExpr, CXCursor_UnaryOperator -> {
-                for (ClangNode c : n.children) collect(unit, c, fn, names, more, depth + 1);
+                boolean minus = n.kind == CXCursor_UnaryOperator && n.spelling.equals("-");
+                for (ClangNode c : n.children) collect(unit, c, fn, names, more, depth + 1, flipped != minus);
             }
             case CXCursor_CStyleCastExpr, CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr -> {
-                collect(unit, operandOf(n), fn, names, more, depth + 1);
+                collect(unit, operandOf(n), fn, names, more, depth + 1, flipped);
             }
             case CXCursor_BinaryOperator, CXCursor_ConditionalOperator -> {
                 // a square (age * age) is never negative: its factor is no term that nothing bounds below (session 71
                 // round D: an audio plugin's 'age*age*(float)RAND_MAX' named 'age')
                 if (square(unit, n)) return;
                 int from = n.kind == CXCursor_ConditionalOperator ? 1 : 0;
-                for (int i = from; i < n.children.size(); i++)
-                    collect(unit, n.children.get(i), fn, names, more, depth + 1);
+                boolean minus = n.kind == CXCursor_BinaryOperator && n.spelling.equals("-");
+                boolean scaled =
+                        n.kind == CXCursor_BinaryOperator && (n.spelling.equals("*") || n.spelling.equals("/"));
+                for (int i = from; i < n.children.size(); i++) {
+                    // the subtrahend, and a factor of a negative constant, enter negated
+                    Double other = scaled && n.children.size() == 2 ? folded(n.children.get(1 - i)) : null;
+                    boolean negated = minus && i == 1 || other != null && other < 0;
+                    collect(unit, n.children.get(i), fn, names, more, depth + 1, flipped != negated);
+                }
             }
             case CXCursor_CallExpr -> {
                 String f = callee(n).replace("std::", "");
                 if (NumericFacts.ROUNDING.contains(f) && arguments(n).size() == 1)
-                    collect(unit, arguments(n).get(0), fn, names, more, depth + 1);
+                    collect(unit, arguments(n).get(0), fn, names, more, depth + 1, flipped);
             }
             case CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, CXCursor_ArraySubscriptExpr -> {
                 // a term bounded below (float N = n - 1.0 of an unsigned n: at least -1) is not one nothing bounds;
                 // an int's own range is no bound
-                if (unit.interval(n, fn)[0] > -0x1p31) return;
+                if (flipped || unit.interval(n, fn)[0] > -0x1p31) return;
                 String text = unit.text(n);
                 // a macro's expansion has the invocation's text: no name that the reader would find at the line
                 boolean own = text != null && !text.isBlank() && text.length() <= 40 && text.endsWith(nameOf(n));

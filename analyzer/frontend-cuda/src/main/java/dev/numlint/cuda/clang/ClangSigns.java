@@ -237,6 +237,13 @@ final class ClangSigns {
             case CXCursor_FloatingLiteral, CXCursor_IntegerLiteral -> {
                 return positive; // a literal is written without its sign; a negated one is a unary minus
             }
+            case CXCursor_ArraySubscriptExpr -> {
+                // an element of a local array every store to which is never negative (mag[i] = sqrtf(...), session 75
+                // round D: a decoder's spectrum magnitudes summed and tested against 0)
+                return positive
+                        && s.fn() != null
+                        && ClangTallies.nonNegativeElement(e, s.fn(), x -> signed(x, s, d, true));
+            }
             case CXCursor_UnaryOperator -> {
                 if (e.children.size() != 1) return false;
                 if (e.spelling.equals("+")) return signed(e.children.get(0), s, d, positive);

@@ -110,6 +110,58 @@ final class ClangTallies {
                 + String.join(", ", lines.stream().map(String::valueOf).toList());
     }
 
+    /**
+     * Whether every store to the local floating array {@code e} reads an element of writes a value {@code nonNegative}
+     * accepts ({@code =}, {@code +=}), its initializer holding constants at least 0 only, and the array is used for
+     * nothing else (passed on, its address taken): its elements are never negative.
+     */
+    static boolean nonNegativeElement(
+            ClangNode e, ClangUnit.Function fn, java.util.function.Predicate<ClangNode> nonNegative) {
+        ClangNode base = strip(e);
+        int subscripts = 0;
+        while (base != null && base.kind == CXCursor_ArraySubscriptExpr && !base.children.isEmpty()) {
+            base = strip(base.children.get(0));
+            subscripts++;
+        }
+        if (subscripts == 0 || base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return false;
+        ClangNode decl = declaration(fn.node(), base.refUsr);
+        if (decl == null || rank(decl) != subscripts) return false;
+        for (ClangNode c : decl.children) {
+            ClangNode v = strip(c);
+            if (v == null || c.kind == CXCursor_TypeRef) continue;
+            boolean[] negative = {false};
+            if (v.kind == CXCursor_InitListExpr)
+                v.forEach(x -> negative[0] |= x.kind != CXCursor_InitListExpr && x.value != null && x.value < 0);
+            if (negative[0]) return false;
+        }
+        boolean[] ok = {true, false};
+        String usr = base.refUsr;
+        int rank = subscripts;
+        fn.node().forEach(n -> {
+            if (!ok[0] || n.kind != CXCursor_DeclRefExpr || !usr.equals(n.refUsr)) return;
+            ClangNode el = n;
+            for (int i = 0; i < rank && el != null; i++) {
+                ClangNode p = up(el);
+                el = p != null && p.kind == CXCursor_ArraySubscriptExpr && strip(p.children.get(0)) == el ? p : null;
+            }
+            ClangNode direct = el == null ? null : el.parent;
+            while (direct != null && direct.kind == CXCursor_ParenExpr) direct = direct.parent;
+            if (direct != null && direct.kind == CXCursor_UnexposedExpr && direct.children.size() == 1) return;
+            ClangNode p = el == null ? null : up(el);
+            boolean lhs = p != null && p.children.size() == 2 && strip(p.children.get(0)) == el;
+            boolean store = lhs
+                    && (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")
+                            || p.kind == CXCursor_CompoundAssignOperator && p.spelling.equals("+="));
+            // a store that reads the array itself (a[i] = a[i - 1] + x) is not followed: no recursion through it
+            boolean[] self = {false};
+            if (store)
+                p.children.get(1).forEach(x -> self[0] |= x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr));
+            if (store && !self[0] && nonNegative.test(p.children.get(1))) ok[1] = true;
+            else ok[0] = false;
+        });
+        return ok[0] && ok[1];
+    }
+
     /** The variable {@code usr} declared in {@code fn}'s body (a local or {@code __shared__} array), or null. */
     private static ClangNode declaration(ClangNode fn, String usr) {
         ClangNode[] found = new ClangNode[1];
