@@ -38,6 +38,12 @@ final class ClangDefinitionGuards {
      */
     static String of(ClangUnit unit, Place place, Path usr, ClangUnit.Function fn, int depth) {
         ClangNode s = ClangSyntax.labelled(place.block().children.get(place.k()));
+        // if (full) { y = ...; y = CLIP3(y, 0, 1023); } else { ...; y = CLIP3(y, 64, 940); }: each branch ends with
+        // a definition that limits it (session 75 round D: an HDR library's luma, clamped in both arms)
+        if (s.kind == CXCursor_IfStmt && s.children.size() == 3 && depth > 0) {
+            String a = arm(unit, s, 1, usr, fn, depth - 1), b = a == null ? null : arm(unit, s, 2, usr, fn, depth - 1);
+            if (a != null && b != null) return "the definitions in both branches of the if at line " + s.line;
+        }
         ClangNode rhs = null;
         ClangNode e = strip(s);
         if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
@@ -69,6 +75,25 @@ final class ClangDefinitionGuards {
             if (g != null) return g;
         }
         return "";
+    }
+
+    /**
+     * The guard the last statement that writes {@code usr} in branch {@code i} of {@code ifStmt} gives it as its
+     * definition, when that branch is a block or one statement; null when none limits it or the branch does not
+     * define it there.
+     */
+    private static String arm(ClangUnit unit, ClangNode ifStmt, int i, Path usr, ClangUnit.Function fn, int depth) {
+        ClangNode branch = ifStmt.children.get(i);
+        Place at = null;
+        if (branch.kind == CXCursor_CompoundStmt) {
+            for (int k = branch.children.size() - 1; k >= 0 && at == null; k--)
+                if (ClangGuards.writes(branch.children.get(k), usr))
+                    at = new Place(branch, k, branch.children.size(), List.of());
+        } else {
+            at = new Place(ifStmt, i, ifStmt.children.size(), List.of());
+        }
+        String g = at == null ? null : of(unit, at, usr, fn, depth);
+        return g == null || g.isEmpty() ? null : g;
     }
 
     /**
