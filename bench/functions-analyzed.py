@@ -53,9 +53,14 @@ exs = [glob2re(g) for g in ex]
 files = []
 for p in paths:
     for dp, dn, fn in os.walk(p):
-        dn[:] = [x for x in dn if not x.startswith('.')]
+        # as the scan: CMake's own directory of a configured build (its compiler identification probes) and the
+        # files nvcc keeps are no sources of the project
+        dn[:] = [x for x in dn if not x.startswith('.') and not (x == 'CMakeFiles' and (
+            os.path.isfile(os.path.join(dp, x, 'cmake.check_cache'))
+            or os.path.isfile(os.path.join(dp, 'CMakeCache.txt'))))]
         for f in fn:
             full = os.path.join(dp, f); rel = os.path.relpath(full, root)
+            if re.search(r'\.(cudafe\d(\.stub)?\.(c|cpp|gpu)|fatbin\.c|cpp\d\.ii?)$', f): continue
             if f.endswith(EXT) and not any(e.match(rel) or e.match(rel + '/') for e in exs): files.append(full)
 out = subprocess.run(['ctags', '-x', '--kinds-C=f', '--kinds-C++=f', '--langmap=C++:+.cu.cuh.inl.inc',
                       '--_xformat=%{input}\t%{line}\t%{name}'] + files, capture_output=True, text=True).stdout

@@ -64,6 +64,22 @@ class UndefinedTypesTest {
     }
 
     /**
+     * Session 75 round D (an HDR library's NEON sources read on x86): ARM vector types are named as a target's, which
+     * no include directory gives.
+     */
+    @Test
+    void armVectorTypesAreNamedAsAnArmTargets() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add(Map.of("uint8x16x2_t", 3, "float32x4_t", 2, "svfloat32_t", 1, "Grid", 1));
+        assertThat(t.summary(true).message())
+                .contains("(uint8x16x2_t, float32x4_t, svfloat32_t: ARM NEON or SVE types, defined only when compiling"
+                        + " for an ARM target)");
+        UndefinedTypes u = new UndefinedTypes();
+        u.add(Map.of("Grid", 1, "int8_tx", 1));
+        assertThat(u.summary(true).message()).doesNotContain("ARM");
+    }
+
+    /**
      * eval26d (ecos): a header parsed on its own uses pfloat and idxint, which another header of the tree defines and
      * its includers include first. They are defined in a file read: not named, and the file is not counted.
      */

@@ -153,6 +153,10 @@ final class UndefinedTypes {
                 "FILE"));
     }
 
+    /** ARM NEON ({@code uint8x16x2_t}, {@code float32x4_t}) and SVE ({@code svfloat32_t}) vector types. */
+    private static final java.util.regex.Pattern ARM_VECTOR = java.util.regex.Pattern.compile(
+            "(?:(?:u?int|float|poly|bfloat|mfloat)\\d+x\\d+(?:x\\d)?|sv(?:u?int|float|bfloat)\\d+(?:x\\d)?|svbool)_t");
+
     /**
      * The notice, or null when every type used was defined.
      *
@@ -189,6 +193,17 @@ final class UndefinedTypes {
             sb.append(" (")
                     .append(String.join(", ", removed))
                     .append(": texture and surface references, removed in CUDA 12; the code needs texture objects)");
+        // an ARM target's vector types (uint8x16x2_t, svfloat32_t): no include directory defines them on x86
+        // (session 75 round D: an HDR library's NEON sources got the advice to give their directory)
+        List<String> arm = byUse.stream()
+                .map(Map.Entry::getKey)
+                .filter(n -> ARM_VECTOR.matcher(n).matches())
+                .toList();
+        if (!arm.isEmpty())
+            sb.append(" (")
+                    .append(String.join(", ", arm.subList(0, Math.min(3, arm.size()))))
+                    .append(arm.size() > 3 ? " ..." : "")
+                    .append(": ARM NEON or SVE types, defined only when compiling for an ARM target)");
         int f;
         List<String> named;
         synchronized (files) {
