@@ -87,6 +87,28 @@ class AngleIncludesTest {
      * do not name the toolkit, stops at {@code <cuda.h>}. The notice said that no directory numlint may read holds it
      * (and that the system holds it under /usr/include/linux, the kernel's header of that name); it names the toolkit.
      */
+    /**
+     * Session 75 round F (a telephony DSP library): the tree's stand-in for old compilers, {@code src/spandsp/stdbool.h}
+     * ({@code typedef int _Bool;}), was found by name for {@code #include <stdbool.h>} in place of the compiler's own:
+     * 76 units stopped at a Clang error. A standard header in angle brackets is the compiler's or the system's.
+     */
+    @Test
+    void aStandardHeaderIsNeverTheTreesFileOfThatName(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src/spandsp"));
+        Files.writeString(
+                src.resolve("stdbool.h"), "#ifndef SB\n#define SB\ntypedef int _Bool;\ntypedef int bool;\n#endif\n");
+        Files.writeString(
+                dir.resolve("src/a.c"),
+                "#include <stdbool.h>\nunsigned f(float x) { bool b = x > 1; return b ? (unsigned)(x - 3.0f) : 0; }\n");
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                "[{\"directory\": \"" + dir.resolve("src")
+                        + "\", \"file\": \"a.c\", \"command\": \"/usr/bin/gcc -I. -std=gnu99" + " -c a.c\"}]");
+        ScanResult r = scan(dir, dir.resolve("cache"));
+        assertThat(notices(r)).doesNotContain("clang-error src/a.c", "include-by-name src/a.c");
+        assertThat(ScanHits.of(r)).contains("src/a.c:2 NL001 ERROR");
+    }
+
     @Test
     void aToolkitHeaderTheFlagsDoNotNameIsSaidToBeTheToolkits(@TempDir Path dir) throws Exception {
         Path include = Files.createDirectories(dir.resolve("cuda/include"));

@@ -124,7 +124,9 @@ final class ProjectHeaders {
             }
             return null;
         }
-        if (found == null && candidates.stream().noneMatch(c -> Files.exists(c))) {
+        // a standard header in angle brackets is the compiler's or the system's, whatever the tree holds by its name
+        boolean standard = angle && dev.numlint.cuda.clang.ClangIncludesByName.STANDARD_HEADERS.contains(name);
+        if (found == null && !standard && candidates.stream().noneMatch(c -> Files.exists(c))) {
             // the build's include path is unknown: the one file of the scanned tree by that name
             Path real = run.inTree(name);
             if (real != null && run.policy.inRoots(real)) {

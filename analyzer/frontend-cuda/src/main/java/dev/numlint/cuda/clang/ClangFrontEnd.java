@@ -510,8 +510,14 @@ public final class ClangFrontEnd {
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs) || userDir(abs))) a.add("-I" + abs);
         }
+        // after the system's and the compiler's own directories: a tree's stand-in for a standard header
+        // (spandsp's src/spandsp/stdbool.h, "typedef int _Bool;") never shadows the compiler's, as with gcc (session
+        // 75 round F: 76 units stopped at "cannot combine with previous 'int' declaration specifier")
         for (Path p : extraIncludeDirs) {
-            if (readable(p.toAbsolutePath().normalize())) a.add("-I" + p);
+            if (readable(p.toAbsolutePath().normalize())) {
+                a.add("-idirafter");
+                a.add(p.toString());
+            }
         }
         Path dir = file.toAbsolutePath().getParent();
         for (String inc : forced) {

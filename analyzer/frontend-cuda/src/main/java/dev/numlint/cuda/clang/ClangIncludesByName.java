@@ -15,6 +15,56 @@ public final class ClangIncludesByName {
     private ClangIncludesByName() {}
 
     /**
+     * The C library's standard headers (C17, C23's additions) and the POSIX ones a C program includes most: the
+     * compiler or the system provides them, so the tree's file of the same name (a stand-in for old compilers) is
+     * never found for them by name.
+     */
+    public static final java.util.Set<String> STANDARD_HEADERS = java.util.Set.of(
+            "assert.h",
+            "complex.h",
+            "ctype.h",
+            "errno.h",
+            "fenv.h",
+            "float.h",
+            "inttypes.h",
+            "iso646.h",
+            "limits.h",
+            "locale.h",
+            "math.h",
+            "setjmp.h",
+            "signal.h",
+            "stdalign.h",
+            "stdarg.h",
+            "stdatomic.h",
+            "stdbit.h",
+            "stdbool.h",
+            "stdckdint.h",
+            "stddef.h",
+            "stdint.h",
+            "stdio.h",
+            "stdlib.h",
+            "stdnoreturn.h",
+            "string.h",
+            "tgmath.h",
+            "threads.h",
+            "time.h",
+            "uchar.h",
+            "wchar.h",
+            "wctype.h",
+            "unistd.h",
+            "pthread.h",
+            "fcntl.h",
+            "strings.h",
+            "dirent.h",
+            "dlfcn.h",
+            "memory.h",
+            "malloc.h",
+            "alloca.h",
+            "sys/types.h",
+            "sys/stat.h",
+            "sys/time.h");
+
+    /**
      * Directories of the scanned tree to search for the file's quoted includes that neither its directory nor the
      * build's include directories hold: for each, the directory under which {@code byName} (the one file of the tree
      * whose path ends with the include's name, as the hand-written front end resolves it) lies. The build's include path
@@ -52,7 +102,7 @@ public final class ClangIncludesByName {
         Path dir = file.toAbsolutePath().normalize().getParent();
         outer:
         for (String n : names) {
-            if (n.startsWith(ClangFrontEnd.COMPUTED) || n.startsWith("/")) continue;
+            if (n.startsWith(ClangFrontEnd.COMPUTED) || n.startsWith("/") || STANDARD_HEADERS.contains(n)) continue;
             try {
                 if (dir != null && Files.exists(dir.resolve(n))) continue;
                 for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
