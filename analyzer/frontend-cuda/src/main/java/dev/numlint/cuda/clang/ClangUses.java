@@ -200,6 +200,9 @@ final class ClangUses {
                 if ((p.spelling.equals("==") || p.spelling.equals("!=")) && sentinel(p, c)) return;
                 // an unsigned value tested against 0 by < or >= (jj < 0 of a size_t): constant, decides nothing
                 if (unsignedAgainstZero(p)) return;
+                // x != x, a NaN test (MATH_ISNAN; session 75 round F): an ulp leaves a finite value finite
+                if (p.children.size() == 2 && ClangSyntax.sameTree(strip(p.children.get(0)), strip(p.children.get(1))))
+                    return;
                 // a constant the other side's interval stays far from (fabsf(atan2f(y, x) / (2*PI)) < 1.0): no
                 // rounding flips it
                 if (ClangUnreachableTests.unreachable(unit, p, fn)) return;
