@@ -95,6 +95,10 @@ public final class ValueBounds {
             Map.entry("nearbyint", Math::rint),
             Map.entry("nearbyintf", Math::rint));
 
+    /** sin and cos (their float versions and intrinsics): periodic, computed over an interval shorter than 2 pi. */
+    private static final java.util.Set<String> PERIODIC =
+            java.util.Set.of("sin", "sinf", "__sinf", "cos", "cosf", "__cosf");
+
     /**
      * Increasing functions whose range is bounded (also in {@link #FIXED}): the result's interval is the function of
      * the argument's bounds, an argument beyond the domain taken at the domain's end.
@@ -188,6 +192,22 @@ public final class ValueBounds {
             // A: a reconstruction's PI written as 4 * atan(1.0), so that every angle it offset stayed "negative")
             double[] x = args.get(0);
             return new double[] {bounded.applyAsDouble(x[0]), bounded.applyAsDouble(x[1])};
+        }
+        if (args.size() == 1 && PERIODIC.contains(name)) {
+            // sin and cos of an interval shorter than a period: their values at its ends, and 1 or -1 where a peak or
+            // a trough lies inside (session 75 round F: sin(i * pi / 512) for i in [0, 256] is not negative)
+            double[] x = args.get(0);
+            double shift = name.startsWith("cos") ? Math.PI / 2 : 0;
+            double a = x[0] + shift, b = x[1] + shift;
+            if (Double.isFinite(a) && Double.isFinite(b) && b - a < 2 * Math.PI) {
+                double lo = Math.min(Math.sin(a), Math.sin(b)), hi = Math.max(Math.sin(a), Math.sin(b));
+                if (Math.ceil((a - Math.PI / 2) / (2 * Math.PI)) <= Math.floor((b - Math.PI / 2) / (2 * Math.PI)))
+                    hi = 1;
+                if (Math.ceil((a + Math.PI / 2) / (2 * Math.PI)) <= Math.floor((b + Math.PI / 2) / (2 * Math.PI)))
+                    lo = -1;
+                // the ends' values to within the libraries' error (a few ulp, which keeps their sign)
+                return new double[] {Math.max(-1, lo - Math.abs(lo) * 1e-15), Math.min(1, hi + Math.abs(hi) * 1e-15)};
+            }
         }
         double[] fixed = FIXED.get(name);
         if (fixed != null) return fixed.clone();

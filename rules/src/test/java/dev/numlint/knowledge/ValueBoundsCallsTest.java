@@ -34,4 +34,20 @@ class ValueBoundsCallsTest {
         assertThat(ValueBounds.call("pow", List.of(any, point(3)))).isNull();
         assertThat(ValueBounds.call("pow", List.of(any, new double[] {2, 4}))).isNull();
     }
+
+    @Test
+    void sineAndCosineOfAnIntervalShorterThanAPeriod() {
+        // a quarter period from 0 (session 75 round F: a sine table's sin(i * pi / 512), i in [0, 256])
+        double[] q = ValueBounds.call("sin", List.of(new double[] {0, Math.PI / 2}));
+        assertThat(q[0]).isEqualTo(0.0);
+        assertThat(q[1]).isEqualTo(1.0);
+        // a peak inside: 1; a trough inside: -1; a period or more, or unbounded: [-1, 1]
+        assertThat(ValueBounds.call("sinf", List.of(new double[] {1, 2}))[1]).isEqualTo(1.0);
+        assertThat(ValueBounds.call("sin", List.of(new double[] {4, 5}))[0]).isEqualTo(-1.0);
+        assertThat(ValueBounds.call("cos", List.of(new double[] {0, 7}))).containsExactly(-1.0, 1.0);
+        assertThat(ValueBounds.call("cos", List.of(new double[] {-INF, 0}))).containsExactly(-1.0, 1.0);
+        // cos over [0, pi/2] is not negative
+        assertThat(ValueBounds.call("cosf", List.of(new double[] {0, Math.PI / 2}))[0])
+                .isGreaterThan(-1e-14);
+    }
 }

@@ -116,7 +116,7 @@ final class ClangClampHelpers {
     private static Bounds bounds(ClangUnit u, ClangNode fn) {
         ClangNode body = null;
         for (ClangNode c : fn.children) if (c.kind == CXCursor_CompoundStmt) body = c;
-        if (body == null || body.children.isEmpty() || body.children.size() > 2) return null;
+        if (body == null || body.children.isEmpty() || body.children.size() > 3) return null;
         ClangNode ret = body.children.get(body.children.size() - 1);
         if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) return null;
         List<ClangNode> ps = ClangCallSites.parameters(fn);
@@ -125,7 +125,9 @@ final class ClangClampHelpers {
         String[] swappable = {null};
         ClangNode[] bounds = body.children.size() == 1
                 ? clamp(u, ClangTemplates.returnedValue(ret.children.get(0)), params, valueParameter(ps), swappable)
-                : ifClamp(body.children.get(0), strip(ret.children.get(0)), params);
+                : body.children.size() == 2
+                        ? ifClamp(body.children.get(0), strip(ret.children.get(0)), params)
+                        : ifReturns(body, strip(ret.children.get(0)), params);
         if (bounds == null) return null;
         int swap = -1;
         for (int i = 0; swappable[0] != null && i < ps.size(); i++) if (swappable[0].equals(ps.get(i).usr)) swap = i;
@@ -213,6 +215,36 @@ final class ClangClampHelpers {
             out[k] = bound;
         }
         return out[0] != null && out[1] != null ? out : null;
+    }
+
+    /**
+     * {lo, hi} of {@code if (v < lo) return lo; if (v > hi) return hi; return v;} with {@code v} a parameter (either
+     * test first, {@code <=} and {@code >=} alike, the bound on either side; session 75 round G: a rasterizer's
+     * {@code clamp_01}), or null.
+     */
+    private static ClangNode[] ifReturns(ClangNode body, ClangNode ret, java.util.Set<String> params) {
+        if (ret == null || ret.kind != CXCursor_DeclRefExpr || ret.refUsr == null || !params.contains(ret.refUsr))
+            return null;
+        ClangNode[] out = new ClangNode[2];
+        for (int k = 0; k < 2; k++) {
+            ClangNode st = body.children.get(k);
+            if (st.kind != CXCursor_IfStmt || st.children.size() != 2) return null;
+            ClangNode r = soleStatement(st.children.get(1));
+            ClangNode t = strip(st.children.get(0));
+            if (r == null || r.kind != CXCursor_ReturnStmt || r.children.size() != 1) return null;
+            if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return null;
+            ClangNode l = strip(t.children.get(0)), rr = strip(t.children.get(1));
+            boolean left = l != null && ret.refUsr.equals(l.refUsr);
+            if (!left && (rr == null || !ret.refUsr.equals(rr.refUsr))) return null;
+            ClangNode bound = left ? t.children.get(1) : t.children.get(0);
+            if (!ClangSyntax.sameTree(strip(bound), strip(r.children.get(0)))) return null;
+            boolean less = t.spelling.startsWith("<");
+            if (!less && !t.spelling.startsWith(">") || t.spelling.length() > 2) return null;
+            int side = less == left ? 0 : 1;
+            if (out[side] != null) return null;
+            out[side] = bound;
+        }
+        return out;
     }
 
     /**
