@@ -510,14 +510,11 @@ public final class ClangFrontEnd {
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs) || userDir(abs))) a.add("-I" + abs);
         }
-        // after the system's and the compiler's own directories: a tree's stand-in for a standard header
-        // (spandsp's src/spandsp/stdbool.h, "typedef int _Bool;") never shadows the compiler's, as with gcc (session
-        // 75 round F: 76 units stopped at "cannot combine with previous 'int' declaration specifier")
+        // as -I, not -idirafter: Clang takes the headers of an -idirafter directory for system headers and leaves
+        // their functions' facts out (a callee's body read by name); a standard header is never found by name
+        // (ClangIncludesByName.STANDARD_HEADERS)
         for (Path p : extraIncludeDirs) {
-            if (readable(p.toAbsolutePath().normalize())) {
-                a.add("-idirafter");
-                a.add(p.toString());
-            }
+            if (readable(p.toAbsolutePath().normalize())) a.add("-I" + p);
         }
         Path dir = file.toAbsolutePath().getParent();
         for (String inc : forced) {
