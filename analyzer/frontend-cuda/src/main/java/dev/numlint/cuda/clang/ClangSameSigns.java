@@ -183,7 +183,9 @@ final class ClangSameSigns {
         boolean above = op.equals(">") || op.equals(">=");
         if (!above && !op.equals("<") && !op.equals("<=")) return null;
         Mono x = mono(iv, t.children.get(xLeft ? 0 : 1), fn, depth, reads, d + 1);
-        if (x == null) return null;
+        // a variable's sign only: at x == 0 the conditional is still 1 or -1, which a product with x makes 0, but which
+        // alone would contradict a known sign of x (x >= 0, x > 0 ? 1 : -1 is -1 at 0)
+        if (x == null || x.odd.isEmpty()) return null;
         // the branch taken for x >= 0 (x <= 0) gives a positive constant: the sign of x, else its opposite
         return above == whenTrue > 0 ? x : x.negated();
     }
