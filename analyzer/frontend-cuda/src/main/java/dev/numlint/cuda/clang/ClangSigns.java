@@ -383,7 +383,8 @@ final class ClangSigns {
      */
     /** Whether {@code e} is an even whole constant (2.0, 4): a power with it as exponent is never negative. */
     private static boolean evenPower(ClangNode e) {
-        return e.value != null && e.value >= 2 && e.value <= 64 && e.value % 2 == 0;
+        Double v = folded(e); // through the implicit conversion of an int literal (unevaluated in a template)
+        return v != null && v >= 2 && v <= 64 && v % 2 == 0;
     }
 
     private boolean square(ClangNode a, ClangNode b) {
