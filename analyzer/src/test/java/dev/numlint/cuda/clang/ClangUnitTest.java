@@ -1062,4 +1062,29 @@ class ClangUnitTest {
                 ClangFrontEnd.Language.CXX);
         assertThat(u.divisions()).isNotNull();
     }
+
+    /**
+     * A clamp helper of a header built of the header's own min and max templates (x265's {@code x265_clip3(minVal,
+     * maxVal, a) = x265_min(x265_max(minVal, a), maxVal)}) is summarised with its lower bound and clamped value
+     * swappable: its min and max are read before it (session 75 round B, found when the rescan of x265 kept its
+     * warnings while a fixture whose header was a unit of the parse passed).
+     */
+    @Test
+    void aHeadersClampHelperOfItsOwnMinAndMaxIsSummarised() throws Exception {
+        Files.createDirectories(dir.resolve("common"));
+        Files.writeString(
+                dir.resolve("common/common.h"),
+                """
+                #pragma once
+                template<typename T> inline T x265_min(T a, T b) { return a < b ? a : b; }
+                template<typename T> inline T x265_max(T a, T b) { return a > b ? a : b; }
+                template<typename T> inline T x265_clip3(T minVal, T maxVal, T a) { return x265_min(x265_max(minVal, a), maxVal); }
+                """);
+        ClangUnit u = parse(
+                "rc.cpp",
+                "#include \"common/common.h\"\nint qp(double q) { return x265_clip3(0, 51, (int)(q + 0.5)); }\n",
+                ClangFrontEnd.Language.CXX);
+        assertThat(ClangHeaderHelpers.of(u)).containsEntry("x265_min", "min").containsEntry("x265_max", "max");
+        assertThat(ClangHeaderHelpers.of(u).get("x265_clip3")).isEqualTo("clamp 0 1 2");
+    }
 }

@@ -4,6 +4,7 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import java.util.List;
+import java.util.Map;
 
 /** Calls of a project's clamp helpers, as guards of the value they return ({@link ClangGuards}). */
 final class ClangClampHelpers {
@@ -70,8 +71,8 @@ final class ClangClampHelpers {
      * The summary of a definition read from another file of the parse (a header that is no unit here, {@link
      * ClangHeaderHelpers}): "clamp A B" when it is a clamp helper whose bounds are parameters or constants, else null.
      */
-    static String summary(ClangNode fn) {
-        Bounds b = bounds(null, fn);
+    static String summary(ClangNode fn, Map<String, String> known) {
+        Bounds b = bounds(null, fn, known);
         if (b == null) return null;
         StringBuilder out = new StringBuilder("clamp");
         for (int k = 0; k < 2; k++) {
@@ -114,6 +115,11 @@ final class ClangClampHelpers {
 
     /** The bounds of {@code fn} when it is a clamp helper ({@code u}: its unit, null for a summarised one). */
     private static Bounds bounds(ClangUnit u, ClangNode fn) {
+        return bounds(u, fn, Map.of());
+    }
+
+    /** {@link #bounds(ClangUnit, ClangNode)} with {@code known}: min and max helpers by name, as the summaries say. */
+    private static Bounds bounds(ClangUnit u, ClangNode fn, Map<String, String> known) {
         ClangNode body = null;
         for (ClangNode c : fn.children) if (c.kind == CXCursor_CompoundStmt) body = c;
         if (body == null || body.children.isEmpty() || body.children.size() > 3) return null;
@@ -124,7 +130,13 @@ final class ClangClampHelpers {
         for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
         String[] swappable = {null};
         ClangNode[] bounds = body.children.size() == 1
-                ? clamp(u, ClangTemplates.returnedValue(ret.children.get(0)), params, valueParameter(ps), swappable)
+                ? clamp(
+                        u,
+                        known,
+                        ClangTemplates.returnedValue(ret.children.get(0)),
+                        params,
+                        valueParameter(ps),
+                        swappable)
                 : body.children.size() == 2
                         ? ifClamp(body.children.get(0), strip(ret.children.get(0)), params)
                         : ifReturns(body, strip(ret.children.get(0)), params);
@@ -295,19 +307,24 @@ final class ClangClampHelpers {
      * {@code clamp(v, lo, hi)} (blend2d's {@code bl_clamp(a, b, c)}).
      */
     private static ClangNode[] clamp(
-            ClangUnit unit, ClangNode e, java.util.Set<String> params, String first, String[] swappable) {
+            ClangUnit unit,
+            Map<String, String> known,
+            ClangNode e,
+            java.util.Set<String> params,
+            String first,
+            String[] swappable) {
         if (e == null) return null;
         if (e.kind == CXCursor_CallExpr) {
             String outer = callee(e);
-            boolean upper = isMin(unit, outer);
-            if (!upper && !isMax(unit, outer)) return null;
+            boolean upper = isMin(unit, known, outer);
+            if (!upper && !isMax(unit, known, outer)) return null;
             List<ClangNode> args = arguments(e);
             if (args.size() != 2) return null;
             for (int i = 0; i < 2; i++) {
                 ClangNode inner = strip(args.get(i));
                 if (inner == null || inner.kind != CXCursor_CallExpr) continue;
                 String in = callee(inner);
-                if (!(upper ? isMax(unit, in) : isMin(unit, in))) continue;
+                if (!(upper ? isMax(unit, known, in) : isMin(unit, known, in))) continue;
                 List<ClangNode> ia = arguments(inner);
                 if (ia.size() != 2) continue;
                 boolean both = reads(ia.get(0), params) && reads(ia.get(1), params);
@@ -358,12 +375,16 @@ final class ClangClampHelpers {
                 && x.refUsr.equals(y.refUsr);
     }
 
-    private static boolean isMin(ClangUnit unit, String name) {
-        return UPPER.contains(name) || unit != null && "min".equals(ClangTemplates.minMaxHelper(unit, name));
+    private static boolean isMin(ClangUnit unit, Map<String, String> known, String name) {
+        return UPPER.contains(name)
+                || "min".equals(known.get(name))
+                || unit != null && "min".equals(ClangTemplates.minMaxHelper(unit, name));
     }
 
-    private static boolean isMax(ClangUnit unit, String name) {
-        return LOWER.contains(name) || unit != null && "max".equals(ClangTemplates.minMaxHelper(unit, name));
+    private static boolean isMax(ClangUnit unit, Map<String, String> known, String name) {
+        return LOWER.contains(name)
+                || "max".equals(known.get(name))
+                || unit != null && "max".equals(ClangTemplates.minMaxHelper(unit, name));
     }
 
     /** Whether {@code e} (under casts and wrappers) is one of {@code params}, or a test that reads one. */

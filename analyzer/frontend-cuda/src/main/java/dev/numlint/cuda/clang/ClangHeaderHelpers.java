@@ -87,10 +87,33 @@ final class ClangHeaderHelpers {
             ClangNode fn = copy(def, node);
             String kind = fn == null ? null : ClangTemplates.minMaxOf(fn);
             // or a clamp helper, summarised by where its bounds come from ("clamp 1 2": its second and third
-            // parameters)
-            if (fn != null && kind == null) kind = ClangClampHelpers.summary(fn);
+            // parameters), built of the min and max helpers it calls, read first (x265_clip3 of x265_min and
+            // x265_max, session 75 round B)
+            if (fn != null && kind == null) {
+                calleesOf(def, unitFile, node);
+                kind = ClangClampHelpers.summary(fn, kinds);
+            }
             kinds.merge(
                     clang_getCursorSpelling(def).getString(), kind == null ? "" : kind, (a, b) -> a.equals(b) ? a : "");
+        }
+
+        /** Reads the functions the references in the small definition {@code def} name (at most {@link #MAX_NODES}). */
+        private void calleesOf(CXCursor def, CXFile unitFile, Function<CXCursor, ClangNode> node) {
+            int[] count = {0};
+            CXCursorVisitor v = new CXCursorVisitor() {
+                @Override
+                public int call(CXCursor c, CXCursor parent, CXClientData data) {
+                    if (++count[0] > MAX_NODES) return CXChildVisit_Break;
+                    int k = clang_getCursorKind(c);
+                    if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) callee(c, k, unitFile, node);
+                    return CXChildVisit_Recurse;
+                }
+            };
+            try {
+                clang_visitChildren(def, v, (CXClientData) null);
+            } finally {
+                v.close();
+            }
         }
     }
 
