@@ -54,4 +54,15 @@ class ClangDiagnosticsQuoteTest {
         ClangUnit in = parse(tree, sys, "b.cpp", "#define LIB_PLUGIN \"" + local + "\"\n#include <plugin.h>\n");
         assertThat(in.firstError()).startsWith("in an included file: ").contains("hunter3local");
     }
+
+    @Test
+    void anErrorInsideTheExpansionOfTheFilesOwnMacroIsPlacedAtItsLine() throws Exception {
+        Path tree = Files.createDirectories(tmp.resolve("tree"));
+        Path sys = Files.createDirectories(tmp.resolve("sys"));
+        // session 75 round C: an error through a macro the file defines was said to be "in an included file"
+        ClangUnit out = parse(
+                tree, sys, "m.cpp", "#define BAD(x) ((x) + undefined_thing)\n\nfloat f(float y) { return BAD(y); }\n");
+        assertThat(out.errors()).isEqualTo(1);
+        assertThat(out.firstError()).startsWith("line 3: ").contains("undefined_thing");
+    }
 }

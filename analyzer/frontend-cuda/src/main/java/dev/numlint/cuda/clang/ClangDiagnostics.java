@@ -115,6 +115,13 @@ final class ClangDiagnostics {
      * unit's, noted once there).
      */
     static Diag of(CXTranslationUnit tu, CXFile target, boolean own) {
+        // the main file itself when no target is given: an error inside the expansion of a macro the file defines
+        // is the file's (its expansion is), where libclang's "from the main file" test of the macro's location says
+        // no (session 75 round C: an error through a solver's own macro was placed "in an included file")
+        if (target == null) {
+            CXFile main = clang_getFile(tu, clang_getTranslationUnitSpelling(tu).getString());
+            if (main != null && !main.isNull()) target = main;
+        }
         int n = clang_getNumDiagnostics(tu);
         int errors = 0;
         String first = null;
