@@ -63,11 +63,13 @@ final class ClangDefinitionGuards {
         ClangNode r = strip(rhs);
         if (r != null && r.kind == CXCursor_CallExpr && ClangGuards.clampCall(unit, r))
             return "'" + unit.text(s) + "' (line " + s.line + ")";
+        // a conditional limits the value when each branch does (ClangConditionals): "s = x > 0 ? a : b" limits
+        // nothing where a and b are open (session 75: any conditional with a comparison counted as a guard)
         if (r != null
                 && r.kind == CXCursor_ConditionalOperator
-                && !r.children.isEmpty()
-                && ClangGuards.containsComparison(r.children.get(0)))
-            return "'" + unit.text(s) + "' (line " + s.line + ")";
+                && ClangConditionals.limits(
+                                unit, r, x -> depth > 0 && ClangGuards.of(unit, x, x, fn, depth - 1) != null)
+                        != null) return "'" + unit.text(s) + "' (line " + s.line + ")";
         if (depth > 0) {
             String g = ClangGuards.of(unit, rhs, rhs, fn, depth - 1);
             if (g != null) return g;
