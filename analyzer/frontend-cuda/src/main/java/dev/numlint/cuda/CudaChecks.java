@@ -23,6 +23,7 @@ final class CudaChecks {
      * file ({@code clang} not null).
      */
     static void run(FunctionFacts facts, Reporter rep, ClangSupplement clang) {
+        if (rep.archBranches != null) rep.archBranches.mark(facts);
         if (clang != null) clang.amend(facts);
         for (FunctionFacts.Atomic a : facts.atomics)
             rep.atomicLines.add(a.site().line());

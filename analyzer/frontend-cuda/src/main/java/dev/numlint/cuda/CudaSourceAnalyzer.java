@@ -554,6 +554,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             RandomDraws.propagate(toks, sp.functions, scope);
             stats.preNanos.addAndGet(System.nanoTime() - t0);
             Reporter rep = new Reporter(ctx, sink, file, bc, SourceKinds.sourceDialect(dialect));
+            rep.archBranches = ArchBranches.of(bytes);
             // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang
             ClangSupplement clang = pp.truncated() != null
                     ? null

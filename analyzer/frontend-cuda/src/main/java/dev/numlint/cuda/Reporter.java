@@ -54,6 +54,8 @@ final class Reporter implements CudaReport {
     final java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
     /** The lines of the atomics the facts judged (floating, of unknown type or integral): {@link AtomicRecall}. */
     final Set<Integer> atomicLines = new HashSet<>();
+    /** The file's lines nvcc compiles for one side only ({@link ArchBranches}), or null. */
+    ArchBranches archBranches;
     /** The consequences without a decision that checks wrote for a site, in the order they stated them. */
     private final java.util.Map<Site, List<String>> undecided = new java.util.IdentityHashMap<>();
     /** The function definitions of the file ({@link UnreachableCode}): first line, last line, property. */

@@ -42,6 +42,25 @@ public final class FunctionFacts {
         this.function = function;
     }
 
+    /** The sites of every fact, list by list. */
+    public List<Site> sites() {
+        List<Site> out = new ArrayList<>();
+        for (Conversion c : conversions) out.add(c.site());
+        for (Conversion c : saturating) out.add(c.site());
+        for (Division d : divisions) out.add(d.site());
+        for (Contraction c : contractions) out.add(c.site());
+        for (Accumulation a : accumulations) out.add(a.site());
+        for (MathCall c : calls) out.add(c.site());
+        for (Promotion p : promotions) out.add(p.site());
+        for (Atomic a : atomics) out.add(a.site());
+        for (LongDouble l : longDoubles) out.add(l.site());
+        for (TensorMath t : tensorMath) out.add(t.site());
+        for (WidenedLiteral w : widenedLiterals) out.add(w.site());
+        for (StoredValue v : storedValues) out.add(v.conversion());
+        for (IntegerDivision d : integerDivisions) out.add(d.site());
+        return out;
+    }
+
     /**
      * A floating value converted to an integer type.
      *

@@ -149,19 +149,31 @@ public final class Site {
         return this;
     }
 
+    /** 1 in the host branch of a __CUDA_ARCH__ test, 2 in its device branch, 0 in neither. */
+    private volatile int archBranch;
+
+    /**
+     * This site, recording that it lies in the branch of a {@code __CUDA_ARCH__} test that nvcc compiles for the device
+     * only ({@code deviceSide}) or for the host only: code compiled for both sides then runs on that side alone.
+     */
+    public Site inArchBranch(boolean deviceSide) {
+        if (device && host) this.archBranch = deviceSide ? 2 : 1;
+        return this;
+    }
+
     /** The code runs on the GPU (a __global__ or __device__ function or device lambda). */
     public boolean device() {
-        return device;
+        return device && archBranch != 1;
     }
 
     /** The code runs on the CPU. */
     public boolean host() {
-        return host;
+        return host && archBranch != 2;
     }
 
     /** Host-only code: nothing of it runs on the GPU. */
     public boolean hostOnly() {
-        return host && !device;
+        return host() && !device();
     }
 
     /**
