@@ -10,6 +10,42 @@ import java.util.List;
 final class ClangTemplateConversions {
     private ClangTemplateConversions() {}
 
+    /** A dependent type of a value: "type-parameter-0-K", const or not. */
+    private static final java.util.regex.Pattern VALUE_PARAM =
+            java.util.regex.Pattern.compile("^(?:const )?type-parameter-0-(\\d+)$");
+
+    /**
+     * The indices of the parameters of depth 0 whose instantiations decide whether the dependent operand {@code op} is
+     * floating (any of them floating makes it so), when {@code param}, the destination, is one of depth 0 too; null
+     * when that is not known from them alone: an operand of known type, one that calls a function or holds a
+     * floating literal (sqrt of an int is a double), or one that names a parameter of another depth.
+     */
+    static List<Integer> operandParameters(ClangNode op, String param) {
+        ClangNode s = ClangSyntax.strip(op);
+        if (s == null
+                || ClangSyntax.floating(s.canonKind)
+                || ClangSyntax.floating(op.canonKind)
+                || !param.startsWith("type-parameter-0-")) return null;
+        java.util.TreeSet<Integer> found = new java.util.TreeSet<>();
+        boolean[] unknown = {false};
+        s.forEach(x -> {
+            if (x.kind == org.bytedeco.llvm.global.clang.CXCursor_CallExpr
+                    || x.kind == org.bytedeco.llvm.global.clang.CXCursor_FloatingLiteral
+                    || x.kind == org.bytedeco.llvm.global.clang.CXCursor_OverloadedDeclRef) unknown[0] = true;
+            if (x.kind == org.bytedeco.llvm.global.clang.CXCursor_TypeRef
+                    || ClangSyntax.inSizeof(x, s)
+                    || x.canon == null) return;
+            java.util.regex.Matcher m = VALUE_PARAM.matcher(x.canon);
+            if (m.matches()) found.add(Integer.parseInt(m.group(1)));
+            else if (x.canon.contains("type-parameter-") && !x.canon.contains("type-parameter-0-")) unknown[0] = true;
+        });
+        return unknown[0] || found.isEmpty() ? null : new ArrayList<>(found);
+    }
+
+    static boolean real(String t) {
+        return t.equals("float") || t.equals("double") || t.equals("long double");
+    }
+
     /** Whether Clang holds an explicit conversion of a template parameter's floating value at this position. */
     static boolean at(ClangUnit unit, int line, int column) {
         for (ClangUnit.Conversion c : unit.conversions()) {

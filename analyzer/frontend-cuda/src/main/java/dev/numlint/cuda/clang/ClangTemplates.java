@@ -531,6 +531,7 @@ final class ClangTemplates {
         java.util.Map<Boolean, java.util.TreeMap<Integer, java.util.Set<String>>> targets = new java.util.HashMap<>();
         int instantiated = 0;
         int discarded = 0;
+        List<Integer> operandParams = from == null ? null : ClangTemplateConversions.operandParameters(op, param);
         for (List<String> args : instantiationsOf(unit, fn, param)) {
             instantiated++;
             // a branch of an if constexpr that this instantiation does not compile (ClangConstexprBranches)
@@ -540,6 +541,12 @@ final class ClangTemplates {
             }
             if (k >= args.size() || args.get(k) == null) continue;
             seen = true;
+            // an instantiation whose operand is no floating value converts none: color_quad<uint8, int> converts
+            // an int, color_quad<float, float> to float (session 76 round B: a texture library's class template
+            // paired its floating parameter types with its integer component types, 8 false rows)
+            if (operandParams != null
+                    && operandParams.stream()
+                            .noneMatch(j -> j < args.size() && ClangTemplateConversions.real(args.get(j)))) continue;
             Target t = target(args.get(k));
             if (t == null || !t.unsigned() && t.bytes() >= 4) continue;
             targets.computeIfAbsent(t.unsigned(), x -> new java.util.TreeMap<>())
