@@ -31,6 +31,7 @@ statement
     | TRY compoundStatement (CATCH LPAREN balanced RPAREN compoundStatement)+    # tryStmt
     | STATIC_ASSERT LPAREN balanced RPAREN SEMI                                 # staticAssertStmt
     | USING balancedToSemi SEMI                                                 # usingStmt
+    | NAMESPACE IDENTIFIER ASSIGN balancedToSemi SEMI                           # namespaceAliasStmt
     | TYPEDEF declSpecifierSeq initDeclaratorList SEMI                          # typedefStmt
     | {macroStmtAhead()}? IDENTIFIER LPAREN balanced RPAREN SEMI?               # macroStmt
     | {declAhead()}? attributeSpecifier* simpleDeclaration                      # declStmt
