@@ -456,14 +456,12 @@ final class CMakeAudit {
         cmdFile = fi;
         cmdLine = c.line();
         cmdColumn = c.column();
+        if (CMakeCustomCommands.COMMANDS.contains(name)) CMakeCustomCommands.read(this, c.args());
         execute(name, v);
     }
 
     /** The file index, line and column of the command being executed: the place of flags made only of variables. */
-    int cmdFile = -1;
-
-    int cmdLine;
-    int cmdColumn;
+    int cmdFile = -1, cmdLine, cmdColumn;
 
     void execute(String name, List<PosText> v) {
         switch (name) {

@@ -47,7 +47,9 @@ final class CMakeTargets {
             Path tdir = out.targetDirs.getOrDefault(t, dir);
             List<FlagTok> all = new ArrayList<>();
             List<FlagTok> atCall = out.findCuda.get(t);
-            for (FlagTok f : dirFlags.getOrDefault(tdir, out.directory)) {
+            // a custom command's nvcc has its own flags only: CMake gives the directory's to its own compilations
+            for (FlagTok f :
+                    CMakeCustomCommands.named(t) ? List.<FlagTok>of() : dirFlags.getOrDefault(tdir, out.directory)) {
                 if (atCall == null || !CMakeAudit.findCudaScoped(f)) all.add(f);
             }
             if (atCall != null) all.addAll(atCall);

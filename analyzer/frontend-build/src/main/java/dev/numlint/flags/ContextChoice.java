@@ -106,6 +106,9 @@ final class ContextChoice {
         for (Path file : sources) {
             BuildContext own = model.db.files.get(file);
             if (own == null && includedByDbUnits.contains(file)) continue;
+            // a .cu that a custom command of the CMake project compiles with nvcc: that command is its compile
+            // command (CMakeCustomCommands), no database lists it
+            if (own == null && byCustomCommand(model, file)) own = model.cmake.files.get(file);
             if (own == null && file.getFileName().toString().endsWith(".cu") && !model.hostEntries.isEmpty()) {
                 own = borrowedEntry(ctx, model, file);
             }
@@ -208,6 +211,12 @@ final class ContextChoice {
         return chosen;
     }
 
+    /** Whether a custom command of the CMake project compiles {@code file} with nvcc ({@link CMakeCustomCommands}). */
+    private static boolean byCustomCommand(Model model, Path file) {
+        CMakeTargets.Target t = model.targetOf.get(file);
+        return t != null && CMakeCustomCommands.named(t.name()) && model.cmake.files.containsKey(file);
+    }
+
     /** Extensions of the files a compiler is given as translation units (not headers, fragments or PTX). */
     private static final Set<String> UNIT_EXTENSIONS = Set.of("cu", "c", "cc", "cpp", "cxx", "c++");
 
@@ -302,6 +311,7 @@ final class ContextChoice {
         for (Path f : model.db.files.keySet()) if (f.getParent() != null) builtDirs.add(f.getParent());
         for (Path file : sources) {
             if (!unit(file) || model.db.files.containsKey(file) || includedByDbUnits.contains(file)) continue;
+            if (byCustomCommand(model, file)) continue;
             if (isCuda(file) ? !cudaUnits && (cmakeDb || !hostUnits) : !hostUnits && !cmakeExport) continue;
             BuildContext c = chosen.get(file);
             if (c != null && (c.compiledVia() != null || c.notCompiledReason() != null)) continue;
