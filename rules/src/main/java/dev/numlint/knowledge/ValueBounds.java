@@ -345,8 +345,11 @@ public final class ValueBounds {
             case "fmod", "fmodf" -> {
                 if (args.size() != 2) return null;
                 double[] x = args.get(0), y = args.get(1);
+                // |fmod(x, y)| < |y|, of x's sign; a divisor that may be 0 gives NaN there, no finite value, as
+                // everywhere in these intervals (session 76 round B: fmod(t, count) of a uint8_t count, said to
+                // reach 300 when converted to uint8_t)
                 double m = Math.max(Math.abs(y[0]), Math.abs(y[1]));
-                if (m == INF || y[0] <= 0 && y[1] >= 0) return null;
+                if (m == INF || m == 0 || Double.isNaN(m)) return null;
                 return new double[] {x[0] >= 0 ? 0 : -m, x[1] <= 0 ? 0 : m};
             }
             default -> {

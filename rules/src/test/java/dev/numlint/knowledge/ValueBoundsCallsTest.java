@@ -50,4 +50,17 @@ class ValueBoundsCallsTest {
         assertThat(ValueBounds.call("cosf", List.of(new double[] {0, Math.PI / 2}))[0])
                 .isGreaterThan(-1e-14);
     }
+
+    @Test
+    void aRemainderIsBelowItsDivisorsMagnitudeEvenWhenTheDivisorMayBeZero() {
+        // fmod(t, n) of a uint8_t count n: NaN at n = 0, else below 255 in magnitude, of t's sign
+        assertThat(ValueBounds.call("fmod", List.of(new double[] {0, INF}, new double[] {0, 255})))
+                .containsExactly(0.0, 255.0);
+        assertThat(ValueBounds.call("fmodf", List.of(new double[] {-INF, INF}, new double[] {-4, 2})))
+                .containsExactly(-4.0, 4.0);
+        assertThat(ValueBounds.call("fmod", List.of(new double[] {0, 1}, point(0))))
+                .isNull();
+        assertThat(ValueBounds.call("fmod", List.of(new double[] {0, 1}, new double[] {1, INF})))
+                .isNull();
+    }
 }
