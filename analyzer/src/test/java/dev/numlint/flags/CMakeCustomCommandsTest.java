@@ -39,6 +39,9 @@ class CMakeCustomCommandsTest {
                     OUTPUT ${CMAKE_BINARY_DIR}/program.optixir
                     COMMAND ${CMAKE_CUDA_COMPILER} -optix-ir -O3
                         -I${CMAKE_CURRENT_SOURCE_DIR}/include
+                        -I "${CMAKE_CURRENT_SOURCE_DIR}/device"
+                        -I "${NOT_SET}"
+                        --std=c++17
                         -DUSE_FAST
                         -use_fast_math
                         -o ${CMAKE_BINARY_DIR}/program.optixir
@@ -51,7 +54,9 @@ class CMakeCustomCommandsTest {
         TestScanContext ctx = scan(dir);
         BuildContext p = ctx.buildContext(dir.resolve("device/program.cu"));
         assertThat(p.configuration()).startsWith("CMake target custom command CMakeLists.txt:6");
-        assertThat(p.includePaths()).contains(dir.resolve("include"));
+        assertThat(p.includePaths()).contains(dir.resolve("include"), dir.resolve("device"));
+        // an -I whose value is empty takes no other flag for its value
+        assertThat(ctx.notifications()).noneSatisfy(n -> assertThat(n.message()).contains("--std"));
         assertThat(p.defines()).contains("USE_FAST");
         assertThat(p.effectiveFastMath()).isTrue();
         // the directory's compile option is CMake's own compilations'
@@ -59,7 +64,7 @@ class CMakeCustomCommandsTest {
         // the flag is reported where the command writes it
         assertThat(ctx.findings()).anySatisfy(f -> {
             assertThat(f.location().file()).isEqualTo("CMakeLists.txt");
-            assertThat(f.location().startLine()).isEqualTo(9);
+            assertThat(f.location().startLine()).isEqualTo(12);
             assertThat(f.message()).contains("-use_fast_math");
         });
         // a command that is no nvcc compiles nothing

@@ -54,6 +54,24 @@ final class CMakeCustomCommands {
             "PRE_LINK",
             "POST_BUILD");
 
+    /** The flags whose value is the next argument (nvcc's and the host compiler's spellings). */
+    private static final Set<String> SPLIT = Set.of(
+            "-I",
+            "-isystem",
+            "-D",
+            "-U",
+            "-include",
+            "--include-path",
+            "--system-include",
+            "--define-macro",
+            "--undefine-macro",
+            "--pre-include",
+            "-idirafter",
+            "-iquote");
+
+    /** How a flag of such a command is said to be set. */
+    private static final String VIA = "add_custom_command";
+
     private CMakeCustomCommands() {}
 
     /** Whether the target named {@code name} is a custom command's. */
@@ -83,27 +101,46 @@ final class CMakeCustomCommands {
                     + program.text().lineAt(0);
             List<FlagTok> flags = new ArrayList<>();
             List<Path> sources = new ArrayList<>();
+            // the arguments up to the next keyword, expanded; a quoted one stays, empty or not, so that a flag and its
+            // value stay paired ("-I" "${UNSET}" is dropped whole, not read as "-I" of the next argument)
+            List<PosText> values = new ArrayList<>();
             int j = i + 2;
-            boolean output = false;
-            for (; j < raw.size() && !KEYWORDS.contains(raw.get(j).text().text); j++) {
-                for (PosText v : audit.variables.values(List.of(raw.get(j)))) {
-                    String t = v.text.trim();
-                    if (output) {
-                        output = false;
-                        continue;
-                    }
-                    if (t.equals("-o") || t.equals("--output-file")) {
-                        output = true;
-                        continue;
-                    }
-                    if (t.startsWith("-o") && !t.startsWith("-opt") || t.startsWith("--output-file=")) continue;
-                    if (t.toLowerCase(Locale.ROOT).endsWith(".cu")) {
-                        Path p = Path.of(t.replace('\\', '/'));
-                        sources.add((p.isAbsolute() ? p : audit.currentDir.resolve(p)).normalize());
-                        continue;
-                    }
-                    audit.flags.add(flags, v.trim(), FlagTok.Lang.CUDA, audit.currentCondition(), "add_custom_command");
+            for (; j < raw.size() && !KEYWORDS.contains(raw.get(j).text().text); j++)
+                values.addAll(audit.variables.values(List.of(raw.get(j))));
+            for (int k = 0; k < values.size(); k++) {
+                PosText v = values.get(k).trim();
+                String t = v.text;
+                if (t.isEmpty()) continue;
+                if (t.equals("-o")
+                        || t.equals("--output-file")
+                        || t.equals("-odir")
+                        || t.equals("--output-directory")) {
+                    k++;
+                    continue;
                 }
+                if (t.startsWith("-o") && !t.startsWith("-opt") || t.startsWith("--output-file=")) continue;
+                if (t.toLowerCase(Locale.ROOT).endsWith(".cu")) {
+                    Path p = Path.of(t.replace('\\', '/'));
+                    sources.add((p.isAbsolute() ? p : audit.currentDir.resolve(p)).normalize());
+                    continue;
+                }
+                if (SPLIT.contains(t)) {
+                    // its value may be a path CMake made (${CMAKE_SOURCE_DIR}/include): it is reported where the flag
+                    // is written; an empty value drops the flag, and a flag that follows is no value
+                    PosText value = k + 1 < values.size() ? values.get(k + 1).trim() : null;
+                    if (value == null || value.text.startsWith("-")) continue;
+                    k++;
+                    if (value.text.isEmpty()) continue;
+                    audit.flags.add(flags, v, FlagTok.Lang.CUDA, audit.currentCondition(), VIA);
+                    audit.flags.add(
+                            flags,
+                            PosText.of(value.text, v.fileAt(0), v.lineAt(0), v.colAt(0)),
+                            FlagTok.Lang.CUDA,
+                            audit.currentCondition(),
+                            VIA);
+                    continue;
+                }
+                audit.flags.add(flags, v, FlagTok.Lang.CUDA, audit.currentCondition(), VIA);
             }
             i = j - 1;
             if (sources.isEmpty()) continue;
