@@ -19,9 +19,35 @@ final class ClangConditionals {
         if (n.children.size() != 3) return null;
         ClangNode test = n.children.get(0);
         for (ClangNode branch : n.children.subList(1, 3)) {
-            if (!bounded(test, branch, limited)) return null;
+            if (!bounded(test, branch, limited) && !comparedAsWritten(unit, test, branch)) return null;
         }
         return "the test '" + ClangQuotes.test(unit, test) + "' (line " + n.line + ")";
+    }
+
+    /**
+     * Whether {@code branch} is written as one side of a comparison of {@code test}: {@code x < 0 ? 0 : x} for an
+     * {@code x} no variable path names, an element of a cast pointer ({@code ((const double *)buf)[i]}, a clamp
+     * macro's argument: session 76 round D, an image library's IL_CLAMP of a cast buffer's element).
+     */
+    private static boolean comparedAsWritten(ClangUnit unit, ClangNode test, ClangNode branch) {
+        ClangNode b = strip(branch);
+        if (b == null) return false;
+        String want = ClangSyntax.squash(unit.text(b));
+        if (want.isEmpty()) return false;
+        boolean[] hit = {false};
+        test.forEach(x -> {
+            if (hit[0]
+                    || x.kind != org.bytedeco.llvm.global.clang.CXCursor_BinaryOperator
+                    || x.children.size() != 2
+                    || !isComparison(x.spelling)
+                    || x.spelling.equals("!=")
+                    || x.spelling.equals("==")) return;
+            for (ClangNode side : x.children) {
+                ClangNode y = strip(side);
+                if (y != null && want.equals(ClangSyntax.squash(unit.text(y)))) hit[0] = true;
+            }
+        });
+        return hit[0];
     }
 
     private static boolean bounded(ClangNode test, ClangNode branch, Predicate<ClangNode> limited) {
