@@ -62,6 +62,10 @@ final class ClangIntervals {
         // an integer value outside its type's range wraps or overflows: the whole type
         if (integral(n.canonKind)) {
             double[] t = ValueBounds.ofInteger(bytes(n.canonKind), unsignedKind(n.canonKind));
+            // but signed arithmetic that overflows is undefined, and compilers assume it does not: 2 * w + 1 for w >= 2
+            // is at least 5, not any int (session 76 round D: an image library's window of half-width at least 2)
+            if (t != null && signedArithmetic(n) && r[0] <= t[1] && r[1] >= t[0])
+                return new double[] {Math.max(r[0], t[0]), Math.min(r[1], t[1])};
             if (t != null && (r[0] < t[0] || r[1] > t[1])) return t;
         } else if (n.canonKind == CXType_Bool) {
             if (r[0] < 0 || r[1] > 1) return new double[] {0, 1};
@@ -246,11 +250,11 @@ final class ClangIntervals {
     private double[] fractionalPart(ClangNode minus, ClangUnit.Function fn) {
         if (!minus.spelling.equals("-") || !floating(minus.canonKind)) return null;
         if (ClangFractions.ceilingGap(minus.children.get(0), minus.children.get(1))) return new double[] {0, 1};
-        ClangNode x = uncast(minus.children.get(0));
+        ClangNode x = uncastAll(minus.children.get(0));
         if (x == null || x.kind != CXCursor_DeclRefExpr || x.refUsr == null) return null;
         Definitions defs = definitions(fn);
         int whole = ClangFractions.wholePart(minus.children.get(1), x.refUsr);
-        ClangNode f = uncast(minus.children.get(1));
+        ClangNode f = uncastAll(minus.children.get(1));
         if (whole == 0 && f != null && f.kind == CXCursor_DeclRefExpr && f.refUsr != null) {
             // the local's one definition: its declaration's initializer, and no write after it
             ClangNode init = defs.initial().get(f.refUsr);
@@ -309,20 +313,6 @@ final class ClangIntervals {
             }
         }
         return null;
-    }
-
-    /** {@code n} without parentheses, implicit conversions and casts. */
-    private static ClangNode uncast(ClangNode n) {
-        ClangNode x = strip(n);
-        for (int i = 0; i < 8 && x != null && !x.children.isEmpty(); i++) {
-            if (x.kind != CXCursor_CStyleCastExpr
-                    && x.kind != CXCursor_CXXStaticCastExpr
-                    && x.kind != CXCursor_CXXFunctionalCastExpr
-                    && x.kind != CXCursor_UnexposedExpr
-                    && x.kind != CXCursor_ParenExpr) break;
-            x = strip(x.children.get(x.children.size() - 1));
-        }
-        return x;
     }
 
     private static boolean product(ClangNode n) {

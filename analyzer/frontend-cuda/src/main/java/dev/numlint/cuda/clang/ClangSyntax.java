@@ -769,4 +769,26 @@ final class ClangSyntax {
             x = strip(x.children.get(x.children.size() - 1));
         return x;
     }
+
+    /** {@code n} without parentheses, implicit conversions and casts. */
+    static ClangNode uncastAll(ClangNode n) {
+        ClangNode x = strip(n);
+        for (int i = 0; i < 8 && x != null && !x.children.isEmpty(); i++) {
+            if (x.kind != CXCursor_CStyleCastExpr
+                    && x.kind != CXCursor_CXXStaticCastExpr
+                    && x.kind != CXCursor_CXXFunctionalCastExpr
+                    && x.kind != CXCursor_UnexposedExpr
+                    && x.kind != CXCursor_ParenExpr) break;
+            x = strip(x.children.get(x.children.size() - 1));
+        }
+        return x;
+    }
+
+    /** An addition, subtraction or multiplication computed in a signed type of int's width or more. */
+    static boolean signedArithmetic(ClangNode n) {
+        return n.kind == CXCursor_BinaryOperator
+                && ("+".equals(n.spelling) || "-".equals(n.spelling) || "*".equals(n.spelling))
+                && !unsignedKind(n.canonKind)
+                && bytes(n.canonKind) >= 4;
+    }
 }
