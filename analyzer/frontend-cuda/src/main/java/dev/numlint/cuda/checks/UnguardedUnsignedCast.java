@@ -116,6 +116,37 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
                 continue;
             }
+            if (c.guarded() && c.floatData() && scaled(c.operand()) && c.hi() >= max + 1 && c.hi() < INF_LIKE) {
+                // a guard limits the variable, not what the cast makes of it: a value clamped to [0, 1] times
+                // UINT_MAX, which float rounds to 2^32, or times 300 for a byte (session 76 round D: an image
+                // library's white float pixel converted to 32 bits)
+                String other = c.site().hostOnly() ? "AArch64" : "the GPU";
+                String msg = RuleCatalog.get()
+                        .rule("NL001")
+                        .message(
+                                "cuda-guarded-over",
+                                "expr",
+                                expr,
+                                "from",
+                                c.from(),
+                                "to",
+                                c.to(),
+                                "value",
+                                bound(c.hi()),
+                                "wrapped",
+                                x86Constant(c.hi(), c.bytes()),
+                                "other",
+                                other,
+                                "saturated",
+                                bound(max));
+                Impact impact = new Impact(
+                        Impact.Kind.AMPLIFIED,
+                        "converted to " + c.to() + " past its range within its guard",
+                        null,
+                        null);
+                out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
+                continue;
+            }
             if (!unguarded(c, max + 1, 0)) {
                 // an implicit conversion too where a test bounds a variable of it from below (the side that wraps):
                 // the PTX layer's finding of its cvt sees no guard; an upper bound alone leaves that finding standing
@@ -409,6 +440,17 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         java.util.regex.Matcher m = NON_FINITE.matcher(operand.replaceAll("\\s+", ""));
         if (!m.matches()) return null;
         return m.group(1) != null ? "NaN" : (m.group().contains("-") ? "-" : "") + "infinity";
+    }
+
+    /** Beyond every integer type's range: an upper bound this large says nothing (a product of unbounded terms). */
+    private static final double INF_LIKE = 0x1p64;
+
+    /** A variable scaled by one constant factor ({@code t * 255}, {@code UINT_MAX * t}): its interval is exact. */
+    private static final java.util.regex.Pattern SCALED = java.util.regex.Pattern.compile(
+            "^\\(?([A-Za-z_]\\w*\\*[A-Za-z_0-9.]+[fFlLuU]*|[A-Za-z_0-9.]+[fFlLuU]*\\*[A-Za-z_]\\w*)\\)?$");
+
+    static boolean scaled(String operand) {
+        return operand != null && SCALED.matcher(operand.replaceAll("\\s+", "")).matches();
     }
 
     static boolean unguarded(FunctionFacts.Conversion c, double max, double min) {

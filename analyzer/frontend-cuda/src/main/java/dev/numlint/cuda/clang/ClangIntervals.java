@@ -149,10 +149,11 @@ final class ClangIntervals {
             }
             case CXCursor_ConditionalOperator -> {
                 if (n.children.size() != 3) return unknown();
+                // a floating branch too, its finite values (x > 1 ? 1 : x is at most 1): a NaN is no value here
                 double[] a = underTest(
-                        n.children.get(0), true, n.children.get(1), eval(n.children.get(1), fn, depth - 1), false);
+                        n.children.get(0), true, n.children.get(1), eval(n.children.get(1), fn, depth - 1), true);
                 double[] b = underTest(
-                        n.children.get(0), false, n.children.get(2), eval(n.children.get(2), fn, depth - 1), false);
+                        n.children.get(0), false, n.children.get(2), eval(n.children.get(2), fn, depth - 1), true);
                 return new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])};
             }
             case CXCursor_CallExpr -> {
