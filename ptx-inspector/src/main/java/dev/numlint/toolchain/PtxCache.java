@@ -90,6 +90,34 @@ public final class PtxCache {
         return Optional.empty();
     }
 
+    /**
+     * The notice of a compile that failed for a key, as {@link #putFailure} stored it ({line, message}), or empty: the
+     * same sources, flags and nvcc fail again, so a re-scan does not rerun them (session 76 round C: a re-scan of a
+     * tree whose 82 .cu files this nvcc rejects spent 431 s in the PTX layer).
+     */
+    public Optional<String[]> failure(String key) {
+        Path p = dir.resolve("ptx").resolve(key + ".failed");
+        try {
+            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isSymbolicLink(p.getParent())) {
+                String[] f = Files.readString(p, StandardCharsets.UTF_8).split("\n", 2);
+                if (f.length == 2 && f[0].matches("\\d{1,9}")) return Optional.of(f);
+            }
+        } catch (IOException | RuntimeException e) {
+            // a damaged entry: compiled again
+        }
+        return Optional.empty();
+    }
+
+    /** Stores the notice of a failed compile for a key ({@link #failure}), atomically as {@link #put} does. */
+    public void putFailure(String key, int line, String message) throws IOException {
+        Path tmp = Files.createTempFile(tempDir(), "failed", ".txt");
+        Files.writeString(tmp, Math.max(0, line) + "\n" + message, StandardCharsets.UTF_8);
+        Path out = dir.resolve("ptx").resolve(key + ".failed");
+        dev.numlint.spi.SafeFiles.directory(out.getParent());
+        dev.numlint.spi.SafeFiles.move(tmp, out);
+    }
+
     /** The file a key's PTX is stored in (it exists only after {@link #put}). */
     public Path file(String key) {
         return dir.resolve("ptx").resolve(key + ".ptx");

@@ -263,6 +263,12 @@ public final class PtxCompiler {
             if (emptied != null) notes.add(emptied);
             return new Result(true, hit.get(), cache.file(key), true, false, notes);
         }
+        java.util.Optional<String[]> failed = cache.failure(key);
+        if (failed.isPresent()) {
+            notes.add(new Notification(
+                    displayName, Integer.parseInt(failed.get()[0]), Level.WARNING, "nvcc-failed", failed.get()[1]));
+            return fail(notes);
+        }
         List<String> full = new ArrayList<>(args);
         // a .cu name that links to a .cpp file (warp-ctc's ctc_entrypoint.cu): nvcc goes by the real name's suffix
         // and would compile it as host C++, writing no PTX; the build compiles it as CUDA
@@ -340,8 +346,11 @@ public final class PtxCompiler {
                         }
                         m.append(" was not found").append(includeAdvice(d.dropped()));
                     }
-                    notes.add(new Notification(
-                            displayName, firstLine(r.output(), src), Level.WARNING, "nvcc-failed", m.toString()));
+                    int line = firstLine(r.output(), src);
+                    notes.add(new Notification(displayName, line, Level.WARNING, "nvcc-failed", m.toString()));
+                    // the sources, flags and nvcc decide it: a re-scan reads the failure (not a timeout, nor nvcc
+                    // killed by a signal, as a memory limit kills it)
+                    if (r.exitCode() < 128) cache.putFailure(key, line, m.toString());
                     return fail(notes);
                 }
                 Path stored = cache.put(key, out);

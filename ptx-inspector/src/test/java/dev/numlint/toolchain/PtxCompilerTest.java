@@ -136,6 +136,24 @@ class PtxCompilerTest {
                         .doesNotContain("/opt/tk"));
     }
 
+    /** A failed compile is cached as its notice: a re-scan of the same sources and flags does not run nvcc again. */
+    @Test
+    void aFailedCompileIsCachedAsItsNotice() throws IOException {
+        RecordingNvcc fake =
+                RecordingNvcc.create(tmp.resolve("fake")).failWhenSourceContains("BREAKS", "k.cu:2:1: error: broken");
+        Path root = root();
+        Path cu = Files.writeString(root.resolve("k.cu"), "// BREAKS\n__global__ void k(float* a) {}\n");
+        PtxCompiler.Result first = compiler(fake, root).compile(cu, "sm_80", List.of(), "k.cu");
+        int runs = fake.compiles().size();
+        PtxCompiler.Result again = compiler(fake, root).compile(cu, "sm_80", List.of(), "k.cu");
+        assertThat(again.ok()).isFalse();
+        assertThat(fake.compiles()).hasSize(runs);
+        assertThat(again.notifications()).isEqualTo(first.notifications());
+        // other flags: compiled again
+        compiler(fake, root).compile(cu, "sm_80", List.of("-DOTHER"), "k.cu");
+        assertThat(fake.compiles().size()).isGreaterThan(runs);
+    }
+
     @Test
     void aProjectMacroThatBreaksALibraryHeaderIsNamedAsTheCause() throws IOException {
         // a project's two-argument min macro, defined before a C++ standard header that calls std::min with three
