@@ -55,6 +55,29 @@ class PtxAnalyzerTest {
         assertThat(n.message()).contains("'hello'");
     }
 
+    /**
+     * A kernel parameter that nvcc loads again in each iteration ({@code ld.param} inside the loop) is the same value
+     * every time: {@code t += dt} is a constant step, a note, as the CUDA source layer calls it (session 76 round F: a
+     * shallow-water solver's time loop was a PTX warning). A call's return parameter read in the loop is no such step.
+     */
+    @Test
+    void aKernelParameterReloadedInTheLoopIsAConstantStep() throws IOException {
+        String loop = " .reg .pred %p<3>; .reg .f32 %f<9>; .reg .b64 %rd<3>;\n"
+                + " ld.param.u64 %rd1, [k_param_0];\n ld.param.f32 %f2, [k_param_2];\n mov.f32 %f5, 0f00000000;\n"
+                + "$L__BB0_1:\n ld.param.f32 %f1, [k_param_1];\n add.f32 %f5, %f5, %f1;\n"
+                + " setp.lt.f32 %p1, %f5, %f2;\n @%p1 bra $L__BB0_1;\n"
+                + " cvta.to.global.u64 %rd2, %rd1;\n st.global.f32 [%rd2], %f5;\n ret;\n}\n";
+        Files.writeString(
+                dir.resolve("steps.ptx"),
+                HEAD + ".visible .entry k(.param .u64 k_param_0, .param .f32 k_param_1, .param .f32 k_param_2)\n{\n"
+                        + loop);
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.ruleId().equals("NL004"))
+                .singleElement()
+                .satisfies(f -> assertThat(f.level()).isEqualTo(Level.NOTE));
+    }
+
     @Test
     void brokenFunctionIsSkippedWithAWarningAndTheRestAnalyzed() throws IOException {
         Files.writeString(

@@ -414,11 +414,31 @@ public final class SerialAccumulation implements PtxCheck {
             return false;
         }
         for (int d : defs) {
-            if (l.contains(facts.function().instruction(d).block())) {
+            Instruction x = facts.function().instruction(d);
+            // a kernel parameter read in the loop (nvcc may load it again in each iteration): read-only, the same
+            // value every time (session 76 round F: a shallow-water solver's 'programRuntime += dt' of a parameter)
+            if (l.contains(x.block()) && !kernelParameter(facts, x)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * {@code ld.param} of a parameter of the kernel itself at a fixed address ({@code [k_param_7]}): read-only. A
+     * call's return parameter ({@code [retval0]}) is written by each call, and is no parameter of the kernel.
+     */
+    private static boolean kernelParameter(PtxFacts facts, Instruction x) {
+        if (!x.opcode().equals("ld")
+                || !"param".equals(x.space())
+                || x.operands().size() < 2) return false;
+        if (!facts.function().isEntry()) return false;
+        Operand a = x.operand(1);
+        Operand base = a instanceof Operand.Address ad && ad.extra().isEmpty() ? ad.base() : a;
+        if (!(base instanceof Operand.Symbol sym)) return false;
+        for (dev.numlint.ptx.model.Param p : facts.function().params())
+            if (p.name().equals(sym.name())) return true;
+        return false;
     }
 
     /**
