@@ -58,7 +58,7 @@ public final class Quote {
             java.util.regex.Pattern.compile("(?:std::)?static_cast\\s*<[^()]*>\\s*\\((.+)\\)");
 
     /** Whether the parentheses of {@code s} are balanced, never closing one that is not open. */
-    private static boolean balanced(String s) {
+    public static boolean balanced(String s) {
         int depth = 0;
         for (int i = 0; i < s.length(); i++) {
             if (s.charAt(i) == '(') depth++;

@@ -108,18 +108,9 @@ public final class ArchBranches {
                 .replaceAll("//.*$", "")
                 .trim()
                 .replaceAll("\\s+", " ");
-        while (c.startsWith("(") && c.endsWith(")") && balanced(c.substring(1, c.length() - 1)))
+        while (c.startsWith("(") && c.endsWith(")") && dev.numlint.rules.Quote.balanced(c.substring(1, c.length() - 1)))
             c = c.substring(1, c.length() - 1).trim();
         return c;
-    }
-
-    private static boolean balanced(String s) {
-        int depth = 0;
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) == '(') depth++;
-            else if (s.charAt(i) == ')' && --depth < 0) return false;
-        }
-        return depth == 0;
     }
 
     /** The side of the branch an {@code #if} or {@code #elif} condition selects. */

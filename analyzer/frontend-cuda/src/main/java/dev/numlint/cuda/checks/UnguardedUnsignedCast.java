@@ -94,57 +94,30 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 // (unsigned int)pow(2, 32): a constant out of range, undefined, and the platforms differ (measured on
                 // an H100, docs/validation/conversions-session69: x86 0, the GPU 4294967295); session 69 round F
                 // had it as a note "of integers and constants only"
-                String other = c.site().hostOnly() ? "AArch64" : "the GPU";
-                double v = c.constant();
-                String msg = RuleCatalog.get()
-                        .rule("NL001")
-                        .message(
-                                "cuda-constant-out",
-                                "expr",
-                                expr,
-                                "value",
-                                bound(v),
-                                "to",
-                                c.to(),
-                                "wrapped",
-                                x86Constant(v, c.bytes()),
-                                "other",
-                                other,
-                                "saturated",
-                                v < 0 ? "0" : bound(max));
-                Impact impact = new Impact(Impact.Kind.AMPLIFIED, "a constant out of range of " + c.to(), null, null);
-                out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
+                outOfRange(
+                        facts,
+                        c,
+                        "cuda-constant-out",
+                        expr,
+                        c.constant(),
+                        max,
+                        "a constant out of range of " + c.to(),
+                        out);
                 continue;
             }
             if (c.guarded() && c.floatData() && scaled(c.operand()) && c.hi() >= max + 1 && c.hi() < INF_LIKE) {
                 // a guard limits the variable, not what the cast makes of it: a value clamped to [0, 1] times
                 // UINT_MAX, which float rounds to 2^32, or times 300 for a byte (session 76 round D: an image
                 // library's white float pixel converted to 32 bits)
-                String other = c.site().hostOnly() ? "AArch64" : "the GPU";
-                String msg = RuleCatalog.get()
-                        .rule("NL001")
-                        .message(
-                                "cuda-guarded-over",
-                                "expr",
-                                expr,
-                                "from",
-                                c.from(),
-                                "to",
-                                c.to(),
-                                "value",
-                                bound(c.hi()),
-                                "wrapped",
-                                x86Constant(c.hi(), c.bytes()),
-                                "other",
-                                other,
-                                "saturated",
-                                bound(max));
-                Impact impact = new Impact(
-                        Impact.Kind.AMPLIFIED,
+                outOfRange(
+                        facts,
+                        c,
+                        "cuda-guarded-over",
+                        expr,
+                        c.hi(),
+                        max,
                         "converted to " + c.to() + " past its range within its guard",
-                        null,
-                        null);
-                out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
+                        out);
                 continue;
             }
             if (!unguarded(c, max + 1, 0)) {
@@ -440,6 +413,48 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         java.util.regex.Matcher m = NON_FINITE.matcher(operand.replaceAll("\\s+", ""));
         if (!m.matches()) return null;
         return m.group(1) != null ? "NaN" : (m.group().contains("-") ? "-" : "") + "infinity";
+    }
+
+    /**
+     * An error for the value {@code v} out of range of the conversion's type: what x86 gives for it, and what the GPU
+     * (or AArch64, for host code) saturates it to; {@code key} the message, {@code impact} what it decides.
+     */
+    private static void outOfRange(
+            FunctionFacts facts,
+            FunctionFacts.Conversion c,
+            String key,
+            String expr,
+            double v,
+            double max,
+            String impact,
+            CudaReport out) {
+        String other = c.site().hostOnly() ? "AArch64" : "the GPU";
+        String msg = RuleCatalog.get()
+                .rule("NL001")
+                .message(
+                        key,
+                        "expr",
+                        expr,
+                        "from",
+                        c.from(),
+                        "to",
+                        c.to(),
+                        "value",
+                        bound(v),
+                        "wrapped",
+                        x86Constant(v, c.bytes()),
+                        "other",
+                        other,
+                        "saturated",
+                        v < 0 ? "0" : bound(max));
+        out.report(
+                "NL001",
+                facts.function,
+                c.site(),
+                msg,
+                Confidence.HIGH,
+                new Impact(Impact.Kind.AMPLIFIED, impact, null, null),
+                null);
     }
 
     /** Beyond every integer type's range: an upper bound this large says nothing (a product of unbounded terms). */

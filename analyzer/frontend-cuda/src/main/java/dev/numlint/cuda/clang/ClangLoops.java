@@ -120,6 +120,23 @@ final class ClangLoops {
         return n < 0 || n > 1e15 ? (n < 0 && n != -1 ? 0 : -1) : (long) n;
     }
 
+    /** An array type of constant size, as Clang spells it ({@code int[2]}, {@code const float [16]}). */
+    private static final java.util.regex.Pattern CONSTANT_ARRAY =
+            java.util.regex.Pattern.compile("^[^\\[]*\\[(\\d{1,9})\\]$");
+
+    /**
+     * The trip count of a range-for over a named array of constant size ({@code int indices[] = { d.left, d.right };
+     * for (int idx : indices)}: 2; session 76 round E, a vehicle's differential averaged over its two wheels), else -1.
+     * A braced list ({@code for (float x : {a, b, c})}) is left as it was: a loop of unknown length.
+     */
+    static long rangeTrip(ClangNode loop) {
+        if (loop.kind != CXCursor_CXXForRangeStmt || loop.children.size() != 3) return -1;
+        ClangNode r = strip(loop.children.get(1));
+        if (r == null || r.kind != CXCursor_DeclRefExpr || r.canon == null) return -1;
+        java.util.regex.Matcher m = CONSTANT_ARRAY.matcher(r.canon.trim());
+        return m.matches() ? Long.parseLong(m.group(1)) : -1;
+    }
+
     /** The loop's constant trip count ({@link #forTrip}), else the bound of an array it indexes ({@link #arrayBound}). */
     static long tripBound(ClangNode loop) {
         long t = forTrip(loop);
@@ -329,7 +346,7 @@ final class ClangLoops {
             if (s == null) allStrided = false;
             else if (stride == null) stride = s;
             lines.add(chain.get(i).line);
-            long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : -1;
+            long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : rangeTrip(chain.get(i));
             // a counter that starts non-negative and steps by S past a constant bound B: at most ceil(B / S) trips
             long stepped = chain.get(i).kind == CXCursor_ForStmt ? stepBounds.of(chain.get(i), in) : -1;
             if (stepped >= 0 && (t < 0 || stepped < t)) t = stepped;
