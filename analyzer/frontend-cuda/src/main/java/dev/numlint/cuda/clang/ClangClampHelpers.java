@@ -210,21 +210,13 @@ final class ClangClampHelpers {
             ClangNode t = strip(branch.children.get(0));
             ClangNode set = soleStatement(branch.children.get(1));
             ClangNode a = set == null ? null : strip(set);
-            if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2 || a == null) return null;
-            if (a.kind != CXCursor_BinaryOperator || !a.spelling.equals("=") || a.children.size() != 2) return null;
+            if (a == null || a.kind != CXCursor_BinaryOperator || !a.spelling.equals("=") || a.children.size() != 2)
+                return null;
             ClangNode lhs = strip(a.children.get(0));
             if (lhs == null || !ret.refUsr.equals(lhs.refUsr)) return null;
-            ClangNode l = strip(t.children.get(0)), r = strip(t.children.get(1));
-            boolean left = l != null && ret.refUsr.equals(l.refUsr);
-            ClangNode bound = left ? t.children.get(1) : t.children.get(0);
-            if (!left && (r == null || !ret.refUsr.equals(r.refUsr))) return null;
-            if (!ClangSyntax.sameTree(strip(bound), strip(a.children.get(1)))) return null;
-            // v < b (b > v): b is the lower bound; v > b (b < v): the upper
-            boolean less = t.spelling.startsWith("<");
-            if (!less && !t.spelling.startsWith(">") || t.spelling.length() > 2) return null;
-            int k = less == left ? 0 : 1;
-            if (out[k] != null) return null;
-            out[k] = bound;
+            Sided b = sided(t, ret.refUsr, a.children.get(1));
+            if (b == null || out[b.side()] != null) return null;
+            out[b.side()] = b.bound();
         }
         return out[0] != null && out[1] != null ? out : null;
     }
@@ -244,19 +236,31 @@ final class ClangClampHelpers {
             ClangNode r = soleStatement(st.children.get(1));
             ClangNode t = strip(st.children.get(0));
             if (r == null || r.kind != CXCursor_ReturnStmt || r.children.size() != 1) return null;
-            if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return null;
-            ClangNode l = strip(t.children.get(0)), rr = strip(t.children.get(1));
-            boolean left = l != null && ret.refUsr.equals(l.refUsr);
-            if (!left && (rr == null || !ret.refUsr.equals(rr.refUsr))) return null;
-            ClangNode bound = left ? t.children.get(1) : t.children.get(0);
-            if (!ClangSyntax.sameTree(strip(bound), strip(r.children.get(0)))) return null;
-            boolean less = t.spelling.startsWith("<");
-            if (!less && !t.spelling.startsWith(">") || t.spelling.length() > 2) return null;
-            int side = less == left ? 0 : 1;
-            if (out[side] != null) return null;
-            out[side] = bound;
+            Sided b = sided(t, ret.refUsr, r.children.get(0));
+            if (b == null || out[b.side()] != null) return null;
+            out[b.side()] = b.bound();
         }
         return out;
+    }
+
+    /** A bound of a clamp and its side (0 lower, 1 upper). */
+    private record Sided(int side, ClangNode bound) {}
+
+    /**
+     * The bound that the test {@code t} compares the variable {@code usr} with, when the branch gives it {@code value}
+     * (that bound), and its side: {@code v < b} (or {@code b > v}) sets the lower bound, {@code v > b} the upper
+     * ({@code <=} and {@code >=} alike); else null.
+     */
+    private static Sided sided(ClangNode t, String usr, ClangNode value) {
+        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2) return null;
+        ClangNode l = strip(t.children.get(0)), r = strip(t.children.get(1));
+        boolean left = l != null && usr.equals(l.refUsr);
+        if (!left && (r == null || !usr.equals(r.refUsr))) return null;
+        ClangNode bound = left ? t.children.get(1) : t.children.get(0);
+        if (!ClangSyntax.sameTree(strip(bound), strip(value))) return null;
+        boolean less = t.spelling.startsWith("<");
+        if (!less && !t.spelling.startsWith(">") || t.spelling.length() > 2) return null;
+        return new Sided(less == left ? 0 : 1, bound);
     }
 
     /**
