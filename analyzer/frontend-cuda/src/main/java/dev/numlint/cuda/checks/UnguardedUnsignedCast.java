@@ -380,9 +380,17 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         return Consequences.quote(c.explicit() ? Consequences.cast(c.how(), c.operand()) : c.operand());
     }
 
-    /** A bound for a message: whole numbers as such, others with up to three decimals. */
+    /**
+     * A bound for a message: whole numbers as such, others with four significant digits, and from 1000 on with their
+     * whole part and up to three decimals (65535.0005, a sum of weights a float above one, is not "65540").
+     */
     static String bound(double v) {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
+        if (Math.abs(v) >= 1000 && Math.abs(v) < 1e15)
+            return new java.math.BigDecimal(v)
+                    .setScale(3, java.math.RoundingMode.HALF_UP)
+                    .stripTrailingZeros()
+                    .toPlainString();
         return new java.math.BigDecimal(v)
                 .round(new java.math.MathContext(4))
                 .stripTrailingZeros()

@@ -118,12 +118,17 @@ final class ClangTables {
 
     /**
      * Whether {@code w} is a local that {@code loop} steps by one on every trip ({@code ++w} in its increment or as a
-     * statement of its body), and nothing else inside {@code st} writes or declares.
+     * statement of its body), and nothing else inside {@code st} writes or declares. When {@code loop} is {@code st}
+     * itself, its initialization may set the counter ({@code for (c = 0; c < 3; c++)}, {@code for (unsigned c = 0;
+     * ...)}): that runs once, before the first trip (session 77: an image library's luminance of three channels).
      */
     private static boolean counter(ClangNode w, ClangNode loop, ClangNode st) {
         if (w == null || w.kind != CXCursor_DeclRefExpr || w.refUsr == null) return false;
         int[] steps = {0, 0}; // [steps of loop on every trip, other writes in st]
+        ClangNode init =
+                loop == st && loop.kind == CXCursor_ForStmt && loop.children.size() == 4 ? loop.children.get(0) : null;
         st.forEach(n -> {
+            if (init != null && init.contains(n)) return; // set once, before the loop's first trip
             if (n.kind == CXCursor_VarDecl && w.refUsr.equals(n.usr)) steps[1]++; // declared again on each trip
             if (n.kind != CXCursor_DeclRefExpr || !w.refUsr.equals(n.refUsr)) return;
             ClangNode wr = writer(n);
