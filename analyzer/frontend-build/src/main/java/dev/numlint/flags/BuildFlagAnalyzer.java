@@ -101,7 +101,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     /**
      * What a device-code flag of the analyzed build changes in the scanned code ({@link FlagReach}), and the findings
-     * of files the configured build does not compile as notes ({@link NotCompiledReview}).
+     * of files the configured build does not compile as notes ({@link NotCompiledReview}), joined ({@link SameFileFlags}).
      */
     @Override
     public List<Finding> review(
@@ -109,7 +109,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             Map<String, BuildContext> contexts,
             Set<String> notAnalyzed,
             Map<String, List<dev.numlint.model.UnitArithmetic>> units) {
-        return NotCompiledReview.review(FlagReach.review(findings, contexts, notAnalyzed, units), contexts);
+        return SameFileFlags.join(
+                NotCompiledReview.review(FlagReach.review(findings, contexts, notAnalyzed, units), contexts));
     }
 
     public BuildOptions options() {
