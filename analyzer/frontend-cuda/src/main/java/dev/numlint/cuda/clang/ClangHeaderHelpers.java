@@ -28,6 +28,8 @@ final class ClangHeaderHelpers {
     static final int MAX_READ = 512;
     /** A definition of more cursors than this is no one-statement helper: not copied further. */
     private static final int MAX_NODES = 256;
+    /** How many calls away from the unit's own code a definition is still read: a clamp's helpers, and theirs. */
+    private static final int MAX_DEPTH = 2;
 
     private ClangHeaderHelpers() {}
 
@@ -55,20 +57,33 @@ final class ClangHeaderHelpers {
          * system header or nowhere in the parse; {@code node} copies one cursor.
          */
         void callee(CXCursor c, int kind, CXFile unitFile, Function<CXCursor, ClangNode> node) {
+            callee(c, kind, unitFile, node, 0);
+        }
+
+        private void callee(CXCursor c, int kind, CXFile unitFile, Function<CXCursor, ClangNode> node, int depth) {
             if (kind == CXCursor_OverloadedDeclRef) {
                 int n = Math.min(clang_getNumOverloadedDecls(c), 8);
-                for (int i = 0; i < n; i++) read(clang_getOverloadedDecl(c, i), unitFile, node);
+                for (int i = 0; i < n; i++) read(clang_getOverloadedDecl(c, i), unitFile, node, depth);
                 return;
             }
             CXCursor r = clang_getCursorReferenced(c);
             if (clang_Cursor_isNull(r) != 0) return;
             CXCursor t = clang_getSpecializedCursorTemplate(r); // a call of min_gpu<float, float>: its template
-            read(clang_Cursor_isNull(t) == 0 ? t : r, unitFile, node);
+            read(clang_Cursor_isNull(t) == 0 ? t : r, unitFile, node, depth);
         }
 
-        private void read(CXCursor decl, CXFile unitFile, Function<CXCursor, ClangNode> node) {
+        /**
+         * Reads one definition, {@code depth} calls away from the unit's own code: a helper's callees are read (a
+         * clamp built of min and max helpers), theirs too, no further ({@link #MAX_DEPTH}). An operator is no min,
+         * max or clamp helper and is not read: a vector library's operators (GLM's {@code operator||} of each vector
+         * size, each calling the others) are hundreds of definitions per unit, and libclang 20 crashed (SIGSEGV in
+         * {@code CursorVisitor::VisitTemplateParameters}) while visiting one of them after a few hundred reads of a
+         * file that includes GLM 0.9.9 (session 77 round A: two files of a boids simulation lost to Clang).
+         */
+        private void read(CXCursor decl, CXFile unitFile, Function<CXCursor, ClangNode> node, int depth) {
             int k = clang_getCursorKind(decl);
-            if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) return;
+            if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate || depth > MAX_DEPTH) return;
+            if (clang_getCursorSpelling(decl).getString().startsWith("operator")) return;
             String usr = clang_getCursorUSR(decl).getString();
             if (usr.isEmpty() || read.size() >= MAX_READ || !read.add(usr)) return;
             CXCursor def = clang_getCursorDefinition(decl);
@@ -90,7 +105,7 @@ final class ClangHeaderHelpers {
             // parameters), built of the min and max helpers it calls, read first (x265_clip3 of x265_min and
             // x265_max, session 75 round B)
             if (fn != null && kind == null) {
-                calleesOf(def, unitFile, node);
+                calleesOf(def, unitFile, node, depth + 1);
                 kind = ClangClampHelpers.summary(fn, kinds);
             }
             kinds.merge(
@@ -98,14 +113,15 @@ final class ClangHeaderHelpers {
         }
 
         /** Reads the functions the references in the small definition {@code def} name (at most {@link #MAX_NODES}). */
-        private void calleesOf(CXCursor def, CXFile unitFile, Function<CXCursor, ClangNode> node) {
+        private void calleesOf(CXCursor def, CXFile unitFile, Function<CXCursor, ClangNode> node, int depth) {
             int[] count = {0};
             CXCursorVisitor v = new CXCursorVisitor() {
                 @Override
                 public int call(CXCursor c, CXCursor parent, CXClientData data) {
                     if (++count[0] > MAX_NODES) return CXChildVisit_Break;
                     int k = clang_getCursorKind(c);
-                    if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) callee(c, k, unitFile, node);
+                    if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef)
+                        callee(c, k, unitFile, node, depth);
                     return CXChildVisit_Recurse;
                 }
             };
