@@ -92,6 +92,29 @@ class CompileDatabaseTest {
         assertThat(rules(after.json(), "a.cpp")).isEmpty();
     }
 
+    /**
+     * g++ compiles a .c file as C++ (session 77 round C: a solver's .c files include C++ headers); read as C, Clang
+     * stopped at the first C++ construct and the file was left to the fallback front end. {@code -x c} keeps it C.
+     */
+    @Test
+    void aCFileThatGxxCompilesIsReadAsCxx() throws IOException {
+        Files.writeString(
+                repo.resolve("vis.c"),
+                """
+                namespace vis {
+                inline double scaled(const double &v) { return v * 255.0; }
+                }
+                unsigned char shade(double v) { return (unsigned char)vis::scaled(v); }
+                """);
+        Path build = Files.createDirectories(repo.resolve("build"));
+        Files.writeString(build.resolve("compile_commands.json"), db(repo, "vis.c", "/usr/bin/g++ -O2 -c vis.c"));
+        JsonNode asCxx = scan("json").json();
+        assertThat(asCxx.path("notifications").toString()).doesNotContain("clang-error");
+        assertThat(rules(asCxx, "vis.c")).contains("NL001");
+        Files.writeString(build.resolve("compile_commands.json"), db(repo, "vis.c", "/usr/bin/g++ -x c -O2 -c vis.c"));
+        assertThat(scan("json").json().path("notifications").toString()).contains("clang-error");
+    }
+
     @Test
     void theDatabaseOfTheBuildDirectoryIsFoundAndNamed() throws IOException {
         Files.writeString(repo.resolve("a.cpp"), SSE_CPP);

@@ -48,6 +48,39 @@ class SourceLanguageTest {
                 .isFalse();
     }
 
+    /** A .c file is C++ where the command says so or its compiler is a C++ driver (GCC: g++ treats .c as C++). */
+    @Test
+    void aCxxDriverOrXCxxCompilesACFileAsCxx() {
+        assertThat(FlagInterpreter.interpret(toks("-O2", "-c", "a.c"), null, "g++")
+                        .host
+                        .cFileCompiledAsCxx())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("-c", "a.c"), null, "x86_64-linux-gnu-g++-12")
+                        .host
+                        .cFileCompiledAsCxx())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("-c", "a.c"), null, "clang++-19")
+                        .host
+                        .cFileCompiledAsCxx())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("-x", "c", "-c", "a.c"), null, "g++")
+                        .host
+                        .cFileCompiledAsCxx())
+                .isFalse();
+        assertThat(FlagInterpreter.interpret(toks("-c", "a.c"), null, "gcc")
+                        .host
+                        .cFileCompiledAsCxx())
+                .isFalse();
+        assertThat(FlagInterpreter.interpret(toks("-c", "a.c"), null, "clang-19")
+                        .host
+                        .cFileCompiledAsCxx())
+                .isFalse();
+        assertThat(FlagInterpreter.interpret(toks("-x", "c++", "-c", "a.c"), null, "cc")
+                        .host
+                        .cFileCompiledAsCxx())
+                .isTrue();
+    }
+
     /** nvcc's -G: device code unoptimised, nothing contracted (sm_80 SASS keeps FMUL and FADD, session 42). */
     @Test
     void deviceDebugTurnsContractionOff() {

@@ -57,6 +57,7 @@ public final class BuildContext {
     private Path writtenFrom; // a .ptx the build writes (nvcc -ptx ... -o this) from that source
     private String writtenBy; // the compile command that writes it, as "compile_commands.json:LINE"
     private Boolean compiledAsCuda; // -x cu / -x cuda: a CUDA unit whatever the file's extension
+    private String compiledAsHost; // -x c / -x c++: the host language the command names, whatever the extension
     private Boolean compiled; // the build compiles it: a command of its own, or through an includer that has one
     private String notCompiledReason; // why the configured build does not compile it (with compiled == FALSE)
     private String configuration;
@@ -91,6 +92,7 @@ public final class BuildContext {
         if (other.mfpmath387 != null) mfpmath387 = other.mfpmath387;
         if (other.cudaArch != null) cudaArch = other.cudaArch;
         if (other.compiledAsCuda != null) compiledAsCuda = other.compiledAsCuda;
+        if (other.compiledAsHost != null) compiledAsHost = other.compiledAsHost;
         if (other.compiled != null) {
             compiled = other.compiled;
             notCompiledReason = other.notCompiledReason;
@@ -439,6 +441,31 @@ public final class BuildContext {
     public boolean compiledAsCuda() {
         return Boolean.TRUE.equals(compiledAsCuda);
     }
+
+    /** The host language the compile command names ({@code -x c}, {@code -x c++}): "c" or "c++". */
+    public BuildContext compiledAsHost(String v) {
+        compiledAsHost = v;
+        return this;
+    }
+
+    /** The host language the compile command names ("c", "c++"), or null when it names none. */
+    public String compiledAsHost() {
+        return compiledAsHost;
+    }
+
+    /**
+     * Whether the compile command compiles a {@code .c} file as C++: it says so ({@code -x c++}), or its compiler is a
+     * C++ driver that does so by default ({@code g++}, {@code c++}, {@code clang++}, with a target prefix or a version
+     * suffix; Intel's {@code icpx}/{@code icpc}, MPI's {@code mpicxx}/{@code mpic++}, NVIDIA HPC's {@code nvc++}),
+     * unless it names C ({@code -x c}). GCC's manual: "g++ ... treats .c, .h and .i files as C++ source files".
+     */
+    public boolean cFileCompiledAsCxx() {
+        if (compiledAsHost != null) return compiledAsHost.equals("c++");
+        return hostCompiler != null && CXX_DRIVER.matcher(hostCompiler).matches();
+    }
+
+    private static final java.util.regex.Pattern CXX_DRIVER = java.util.regex.Pattern.compile(
+            "(?:.*-)?(?:g\\+\\+|c\\+\\+|clang\\+\\+)(?:-[0-9.]+)?|icpx|icpc|mpicxx|mpic\\+\\+|mpiCC|nvc\\+\\+|pgc\\+\\+");
 
     public BuildContext fastMath(Boolean v) {
         fastMath = v;

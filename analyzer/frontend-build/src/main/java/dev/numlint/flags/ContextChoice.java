@@ -632,6 +632,7 @@ final class ContextChoice {
         o.includePaths().forEach(settings::addIncludePath);
         if (o.compiledVia() != null) settings.compiledVia(o.compiledVia());
         if (o.compiledAsCuda()) settings.compiledAsCuda(true);
+        if (o.compiledAsHost() != null) settings.compiledAsHost(o.compiledAsHost());
         Set<BuildContext.FlagOrigin> have = new HashSet<>(into.origins());
         for (BuildContext.FlagOrigin fo : o.origins()) {
             if (have.add(fo)) settings.addOrigin(fo.flag(), fo.location());

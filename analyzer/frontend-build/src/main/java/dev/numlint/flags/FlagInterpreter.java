@@ -206,6 +206,8 @@ final class FlagInterpreter {
                 r.cuda.compiledAsCuda(true);
                 r.host.compiledAsCuda(true);
             }
+            // -x c++ (a .c file built as C++), -x c (a .c file a C++ driver builds as C)
+            if (language != null && (language.equals("c") || language.equals("c++"))) r.host.compiledAsHost(language);
             String[] nv = nameAndValue(s);
             String name = nv[0];
             String value = nv[1];

@@ -186,7 +186,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
             @Override
             public Preprocessor.Dialect dialect(Path file) {
-                return CudaSourceAnalyzer.dialect(file);
+                return SourceKinds.dialect(file, ctx.buildContext(file));
             }
         };
         for (List<Path> phase : List.of(sources, viaIncluder, headers)) {
@@ -364,7 +364,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ? from.dialect()
                     : bc.compiledAsCuda()
                             ? Preprocessor.Dialect.CUDA
-                            : UnitHeaders.dialect(run, file, HeaderDialect.of(run, file, bc, dialect(file)));
+                            : UnitHeaders.dialect(
+                                    run, file, HeaderDialect.of(run, file, bc, SourceKinds.dialect(file, bc)));
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());

@@ -38,7 +38,7 @@ record HeaderDialect(ClangFrontEnd.Language language, String std, int units, int
             if (bc.configuration().startsWith("borrowed ")) continue;
             ClangFrontEnd.Language lang = Boolean.TRUE.equals(bc.compiledAsCuda())
                     ? ClangFrontEnd.Language.CUDA
-                    : switch (SourceKinds.dialect(f)) {
+                    : switch (SourceKinds.dialect(f, bc)) {
                         case HOST_C -> ClangFrontEnd.Language.C;
                         case HOST_CXX -> ClangFrontEnd.Language.CXX;
                         default -> ClangFrontEnd.Language.CUDA;

@@ -27,6 +27,18 @@ final class SourceKinds {
         return HOST_EXTENSIONS.contains(ext) ? Preprocessor.Dialect.HOST_CXX : Preprocessor.Dialect.CUDA;
     }
 
+    /**
+     * How a file is compiled by its compile command: a {@code .c} file that the command builds as C++ ({@code g++ -c
+     * x.c}, {@code -x c++}) is C++ (session 77 round C: a solver's {@code .c} files include {@code <cstdio>}, and
+     * Clang read as C stopped at it); otherwise by its extension ({@link #dialect(Path)}).
+     */
+    static Preprocessor.Dialect dialect(Path file, dev.numlint.model.BuildContext bc) {
+        Preprocessor.Dialect d = dialect(file);
+        return d == Preprocessor.Dialect.HOST_C && bc != null && bc.cFileCompiledAsCxx()
+                ? Preprocessor.Dialect.HOST_CXX
+                : d;
+    }
+
     /** The dialect the checks read ({@link dev.numlint.cuda.facts.SourceDialect}) of a preprocessing dialect. */
     static dev.numlint.cuda.facts.SourceDialect sourceDialect(Preprocessor.Dialect d) {
         return switch (d) {

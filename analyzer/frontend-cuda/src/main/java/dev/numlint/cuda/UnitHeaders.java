@@ -173,7 +173,8 @@ final class UnitHeaders {
         Path real = CudaScanRun.realPath(file);
         Path unit = real == null ? null : run.headerUnits.get(real);
         if (unit == null) return otherwise;
-        return run.ctx.buildContext(unit).compiledAsCuda() ? Preprocessor.Dialect.CUDA : SourceKinds.dialect(unit);
+        dev.numlint.model.BuildContext ubc = run.ctx.buildContext(unit);
+        return ubc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : SourceKinds.dialect(unit, ubc);
     }
 
     /**
