@@ -898,9 +898,9 @@ class CudaSourceAnalyzerTest {
             assertThat(new CudaSourceAnalyzer().accepts(Path.of(f))).as(f).isTrue();
         }
         assertThat(new CudaSourceAnalyzer().accepts(Path.of("x.java"))).isFalse();
-        assertThat(CudaSourceAnalyzer.dialect(Path.of("x.c"))).isEqualTo(Preprocessor.Dialect.HOST_C);
-        assertThat(CudaSourceAnalyzer.dialect(Path.of("x.cpp"))).isEqualTo(Preprocessor.Dialect.HOST_CXX);
-        assertThat(CudaSourceAnalyzer.dialect(Path.of("x.h"))).isEqualTo(Preprocessor.Dialect.CUDA);
+        assertThat(SourceKinds.dialect(Path.of("x.c"))).isEqualTo(Preprocessor.Dialect.HOST_C);
+        assertThat(SourceKinds.dialect(Path.of("x.cpp"))).isEqualTo(Preprocessor.Dialect.HOST_CXX);
+        assertThat(SourceKinds.dialect(Path.of("x.h"))).isEqualTo(Preprocessor.Dialect.CUDA);
     }
 
     @Test

@@ -139,11 +139,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return FRAGMENT_EXTENSIONS.contains(n.substring(n.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT));
     }
 
-    /** How a file is compiled, from its extension ({@link SourceKinds#dialect}). */
-    static Preprocessor.Dialect dialect(Path file) {
-        return SourceKinds.dialect(file);
-    }
-
     @Override
     public void analyze(ScanContext ctx, List<Path> all, FindingSink sink) {
         maxHeaderBytes = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
@@ -358,14 +353,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
             for (String m : EMPTY_LIBRARY_MACROS) macros.put(m, new Preprocessor.Macro(m, null, false, List.of()));
             CommandLineMacros.read(ctx, bc, macros, includeDirs, buildFile);
             if (from != null) macros.putAll(from.macros());
-            // a unit its compile command builds as CUDA (-x cu) is read as nvcc does, whatever its extension
-            // a listed header is read in the language of the compiled unit Clang reads it in (UnitHeaders)
+            // a unit its compile command builds as CUDA (-x cu) or C++ (g++ x.c) is read so, whatever its extension;
+            // a listed header in the language of the compiled unit Clang reads it in (UnitHeaders)
+            Preprocessor.Dialect own = SourceKinds.dialect(file, bc);
             Preprocessor.Dialect dialect = from != null
                     ? from.dialect()
                     : bc.compiledAsCuda()
                             ? Preprocessor.Dialect.CUDA
-                            : UnitHeaders.dialect(
-                                    run, file, HeaderDialect.of(run, file, bc, SourceKinds.dialect(file, bc)));
+                            : UnitHeaders.dialect(run, file, HeaderDialect.of(run, file, bc, own));
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
@@ -434,7 +429,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // listed header in the first compiled unit that includes it
             ClangSupplements.Unit through = from != null
                     ? IncludedSources.translationUnit(
-                            run, from.includer(), real, CudaSourceAnalyzer::isHeader, CudaSourceAnalyzer::dialect)
+                            run,
+                            from.includer(),
+                            real,
+                            CudaSourceAnalyzer::isHeader,
+                            f -> SourceKinds.dialect(f, run.ctx.buildContext(f)))
                     : isHeader(file) ? UnitHeaders.unitOf(run, real) : null;
             // the analysis cache (a file reached only through an include: keyed by its includer's macros too)
             String key = run.cache == null

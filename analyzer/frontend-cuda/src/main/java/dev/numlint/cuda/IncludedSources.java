@@ -56,7 +56,7 @@ final class IncludedSources {
         /** Runs {@code worker} on the scan's threads, for {@code n} files. */
         void inParallel(int n, Runnable worker);
 
-        /** The language a file is read in when no build context says CUDA ({@code CudaSourceAnalyzer.dialect}). */
+        /** The language a file is read in when no build context says CUDA ({@code SourceKinds.dialect}). */
         Preprocessor.Dialect dialect(Path file);
     }
 
