@@ -237,15 +237,8 @@ final class ClangGuards {
                     return sided.isEmpty() ? here : otherSide(unit, p, usr, fn, depth, here, sided);
                 }
             }
-            if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(0) != c) {
-                ClangNode test = p.children.get(0);
-                boolean either = p.children.get(1) == c && disjunction(test);
-                if (!either && compares(test, usr)) {
-                    if (ClangNegativeBranches.negative(at, test, usr, p.children.get(1) == c)) return null;
-                    return "the test '" + ClangQuotes.test(unit, test) + "' (line " + test.line + ")"
-                            + ClangTestSides.sided(test, usr, p.children.get(1) == c);
-                }
-            }
+            String operand = ClangOperandTests.guard(unit, p, c, at, usr);
+            if (operand != null) return operand.isEmpty() ? null : operand;
             String loop = ClangLoopConditions.guard(unit, p, c, at, usr);
             if (loop != null) return loop;
             if (p.kind != CXCursor_CompoundStmt) continue;
@@ -619,7 +612,7 @@ final class ClangGuards {
     }
 
     /** Whether {@code test} is an {@code ||} of conditions (under parentheses). */
-    private static boolean disjunction(ClangNode test) {
+    static boolean disjunction(ClangNode test) {
         ClangNode t = bare(test);
         return t != null && t.kind == CXCursor_BinaryOperator && t.spelling.equals("||");
     }
