@@ -78,13 +78,14 @@ final class ClangIntervals {
         switch (n.kind) {
             case CXCursor_ParenExpr, CXCursor_UnexposedExpr -> {
                 if (n.children.size() != 1) return unknown();
-                if (signedIndex(n, n.children.get(0))) return new double[] {0, Integer.MAX_VALUE};
+                if (ClangGridIndexes.signedIndex(unit, n, n.children.get(0)))
+                    return new double[] {0, Integer.MAX_VALUE};
                 double[] x = eval(n.children.get(0), fn, depth);
                 return integral(n.canonKind) ? truncated(x) : x;
             }
             case CXCursor_CStyleCastExpr, CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr -> {
                 ClangNode op = n.children.isEmpty() ? null : n.children.get(n.children.size() - 1);
-                if (signedIndex(n, op)) return new double[] {0, Integer.MAX_VALUE};
+                if (ClangGridIndexes.signedIndex(unit, n, op)) return new double[] {0, Integer.MAX_VALUE};
                 double[] x = eval(op, fn, depth);
                 return integral(n.canonKind) ? truncated(x) : x;
             }
@@ -510,13 +511,13 @@ final class ClangIntervals {
                 if (def != null && st.kind == CXCursor_DeclStmt && lasting(st) && writesIn(fn.node(), usr)) return null;
                 if (def != null) return eval(def, fn, depth - 1);
                 if (declares(st, usr)) return null; // declared without an initializer
-                // both branches of an if end with a definition; a do-while body ends with one (it runs once at least)
+                // both branches of an if end with a definition, or with what the statements before their end leave
+                // (h = fmodf(h, 360); if (h < 0) h += 360; h /= 60;); a do-while body ends with a definition (it runs
+                // once at least)
                 if (st.kind == CXCursor_IfStmt && st.children.size() == 3 && !writesIn(st.children.get(0), usr)) {
-                    ClangNode a = lastDefinition(st.children.get(1), usr), b = lastDefinition(st.children.get(2), usr);
-                    if (a != null && b != null) {
-                        double[] x = eval(a, fn, depth - 1), y = eval(b, fn, depth - 1);
-                        return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
-                    }
+                    double[] x = atEnd(st.children.get(1), ref, fn, depth),
+                            y = atEnd(st.children.get(2), ref, fn, depth);
+                    if (x != null && y != null) return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
                 }
                 // if (r < 0) r = 0; : the branch's value, or the value before it where the test failed
                 if (st.kind == CXCursor_IfStmt && st.children.size() == 2 && !writesIn(st.children.get(0), usr)) {
@@ -561,6 +562,22 @@ final class ClangIntervals {
             }
         }
         return null;
+    }
+
+    /**
+     * The interval of {@code ref}'s variable where the branch {@code branch} of an if ends: its last definition, or
+     * what its last statement leaves of the value before it (an update, or no write), that value found as for any use
+     * ({@link #reachingFrom}, through the statements before the if); null when not known.
+     */
+    private double[] atEnd(ClangNode branch, ClangNode ref, ClangUnit.Function fn, int depth) {
+        String usr = ref.refUsr;
+        ClangNode def = lastDefinition(branch, usr);
+        if (def != null) return eval(def, fn, depth - 1);
+        if (branch.kind != CXCursor_CompoundStmt || branch.children.isEmpty() || depth <= 1) return null;
+        ClangNode last = branch.children.get(branch.children.size() - 1);
+        if (!writesIn(last, usr)) return reachingFrom(last, ref, fn, depth - 1);
+        return ClangUpdates.after(
+                unit, last, usr, () -> reachingFrom(last, ref, fn, depth - 1), e -> eval(e, fn, depth - 1));
     }
 
     /**
@@ -665,31 +682,6 @@ final class ClangIntervals {
         for (ClangNode p = n; p != null; p = p.parent) if (p == ancestor) return true;
         return false;
     }
-
-    /**
-     * A conversion to a signed integer type ({@code int i = blockIdx.x * blockDim.x + threadIdx.x}) of unsigned
-     * arithmetic (+ and *) of CUDA's built-in indices and dimensions and non-negative constants: the thread's index in
-     * the grid, taken as fitting the signed type as every kernel that stores it in an int does, so non-negative.
-     */
-    private boolean signedIndex(ClangNode cast, ClangNode operand) {
-        if (!integral(cast.canonKind) || unsignedKind(cast.canonKind) || operand == null) return false;
-        ClangNode x = strip(operand);
-        return x != null && unsignedKind(x.canonKind) && builtInIndex(x);
-    }
-
-    private boolean builtInIndex(ClangNode n) {
-        ClangNode x = strip(n);
-        if (x == null) return false;
-        if (x.kind == CXCursor_BinaryOperator
-                && x.children.size() == 2
-                && (x.spelling.equals("+") || x.spelling.equals("*")))
-            return builtInIndex(x.children.get(0)) && builtInIndex(x.children.get(1));
-        if (x.value != null) return x.value >= 0;
-        return BUILT_IN_INDEX.matcher(squash(unit.text(x))).matches();
-    }
-
-    private static final java.util.regex.Pattern BUILT_IN_INDEX =
-            java.util.regex.Pattern.compile("(threadIdx|blockIdx|blockDim|gridDim)\\.[xyz]");
 
     /**
      * The locals and value parameters of {@code fn} (their USRs) whose address is never taken and to which no reference is bound: once per
