@@ -148,7 +148,54 @@ final class BundledCode {
         // a licence of its own over code whose every copyright holder also holds the project's other code: the
         // project's authors licensed the folder apart (libnoise's noiseutils/, session 57), not someone else's library
         if (licence.isPresent() && ownAuthors(dir)) return Optional.empty();
+        // the project's own licence again, or a part of it (session 77 round B: a software rasterizer's src/LICENSE
+        // is the root LICENSE without its note on the examples): the project's code
+        if (licence.isPresent() && rootLicence(dir)) return Optional.empty();
         return licence;
+    }
+
+    /** At most this many bytes of a licence file are compared. */
+    private static final int LICENCE_BYTES = 64 * 1024;
+
+    /**
+     * Whether a licence file of {@code dir} says what a licence file of the scanned root above it says: the same text,
+     * blanks aside, or a part of it of at least 200 characters (the same terms and the same copyright holders).
+     */
+    private boolean rootLicence(Path dir) {
+        for (Path root : boundary.roots()) {
+            if (!dir.startsWith(root) || dir.equals(root)) continue;
+            List<String> own = licenceTexts(root);
+            for (String here : licenceTexts(dir)) {
+                if (here.length() < 200) continue;
+                for (String r : own) if (r.contains(here) || here.contains(r) && r.length() >= 200) return true;
+            }
+        }
+        return false;
+    }
+
+    /** The licence files of {@code dir}, each read (up to {@link #LICENCE_BYTES}) with its blanks collapsed. */
+    private List<String> licenceTexts(Path dir) {
+        List<String> out = new ArrayList<>();
+        if (!boundary.contains(dir)) return out;
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.filter(p ->
+                            LICENCE_FILE.matcher(p.getFileName().toString()).matches())
+                    .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .sorted()
+                    .limit(8)
+                    .toList()) {
+                byte[] b;
+                try (java.io.InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+                    b = in.readNBytes(LICENCE_BYTES);
+                }
+                out.add(new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                        .replaceAll("\\s+", " ")
+                        .strip());
+            }
+        } catch (IOException | RuntimeException e) {
+            // unreadable: no text to compare
+        }
+        return out;
     }
 
     private static Optional<String> licence(Path dir) {
