@@ -40,6 +40,28 @@ class AngleIncludesTest {
                 + flags + " -c " + file + " -o x.o\"}";
     }
 
+    /**
+     * A tree header that wraps the library's header of its own name ({@code include/wrap/cairo.h}: {@code #include
+     * <cairo.h>}) is not offered for that name: its directory made it include itself until Clang stopped, "#include
+     * nested too deeply" (session 77 round B: a video-effects project's cairo plugins); the library's header is missing
+     * and the notice says so.
+     */
+    @Test
+    void aHeaderThatIncludesItsOwnNameIsNotFoundForIt(@TempDir Path dir) throws Exception {
+        Path wrap = Files.createDirectories(dir.resolve("include/wrap"));
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                wrap.resolve("cairo.h"),
+                "#include <cairo.h>\nstatic inline double wrap_scale(double v) { return v * 2.0; }\n");
+        Files.writeString(
+                src.resolve("plugin.c"),
+                "#include <cairo.h>\n#include \"../include/wrap/cairo.h\"\n"
+                        + "unsigned char shade(double v) { return (unsigned char)(wrap_scale(v) * 255.0); }\n");
+        ScanResult r = scan(dir, dir.resolve("cache"));
+        assertThat(r.notifications()).noneMatch(n -> n.message().contains("nested too deeply"));
+        assertThat(notices(r)).contains("clang-header-missing src/plugin.c");
+    }
+
     @Test
     void projectHeadersNamedWithAngleBracketsKeepTheirLevels(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));

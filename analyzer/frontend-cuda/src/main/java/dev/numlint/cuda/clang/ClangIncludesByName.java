@@ -90,6 +90,23 @@ public final class ClangIncludesByName {
         return dirs;
     }
 
+    /**
+     * Whether the tree's header {@code hit} includes the name it was found by ({@code include/frei0r/cairo.h}: {@code
+     * #include <cairo.h>}): a wrapper of the library's header of that name, not that header. Offered for it, its
+     * directory made the header include itself until Clang stopped, "#include nested too deeply" (session 77 round B:
+     * a video-effects project's eight cairo plugins).
+     */
+    private static boolean includesItsOwnName(Path hit, String name) {
+        try {
+            if (Files.size(hit) > (1 << 20)) return false;
+            java.util.Set<String> names = new java.util.HashSet<>();
+            ClangFrontEnd.includeNames(Files.readAllBytes(hit), names);
+            return names.contains(name);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private static void byNameOf(
             Path file,
             byte[] text,
@@ -108,7 +125,7 @@ public final class ClangIncludesByName {
                 for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
                 for (Path d : dirs) if (Files.exists(d.resolve(n))) continue outer;
                 Path hit = byName.apply(n);
-                if (hit == null) continue;
+                if (hit == null || includesItsOwnName(hit, n)) continue;
                 todo.add(hit);
                 Path base = hit;
                 for (int i = 0; i < Path.of(n).normalize().getNameCount() && base != null; i++) base = base.getParent();
