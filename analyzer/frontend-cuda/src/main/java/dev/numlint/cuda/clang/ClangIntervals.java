@@ -117,6 +117,7 @@ final class ClangIntervals {
                     frac = ClangFractions.or(fractionalPart(n, fn), n, e -> eval(e, fn, depth - 1));
                 if (frac != null) return frac;
                 double[] lerp = fn == null ? null : convexCombination(n, fn, depth);
+                if (lerp == null) lerp = ClangConvexWeights.lerp(n, e -> eval(e, fn, depth - 1));
                 if (lerp != null) return lerp;
                 double[] ratio = n.spelling.equals("/") ? ClangExtremes.ratio(unit, n, fn) : null;
                 if (ratio == null && n.spelling.equals("/") && fn != null)
