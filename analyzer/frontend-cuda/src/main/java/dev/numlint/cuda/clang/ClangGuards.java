@@ -242,6 +242,9 @@ final class ClangGuards {
             String loop = ClangLoopConditions.guard(unit, p, c, at, usr);
             if (loop != null) return loop;
             if (p.kind != CXCursor_CompoundStmt) continue;
+            // a switch that writes nothing of it: every case holds what it held before the switch (session 77 round
+            // E: an HSV conversion's clamped value read in each case)
+            if (p.parent != null && p.parent.kind == CXCursor_SwitchStmt && !writes(p.parent, usr)) continue;
             // a read under a label (case K: ...) is entered past the statements before it
             if (ClangSyntax.labelled(c) != c) return null;
             int i = p.children.indexOf(c);

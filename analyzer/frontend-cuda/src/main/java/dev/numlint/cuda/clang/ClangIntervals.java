@@ -502,6 +502,8 @@ final class ClangIntervals {
         for (ClangNode p = from.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (isLoop(p) && writesIn(p, usr)) return null; // a later iteration reads the write after the use
             if (p.kind != CXCursor_CompoundStmt) continue;
+            // a switch that does not write it: each case holds its value from before the switch
+            if (p.parent != null && p.parent.kind == CXCursor_SwitchStmt && !writesIn(p.parent, usr)) continue;
             if (ClangSyntax.labelled(cur) != cur) return null; // the use is under a label: entered past what is before
             for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
                 // a statement under a label (case K: v = ...;) runs on entry through it; what is before, maybe not
