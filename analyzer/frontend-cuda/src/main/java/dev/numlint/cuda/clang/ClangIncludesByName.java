@@ -98,7 +98,9 @@ public final class ClangIncludesByName {
      */
     private static boolean includesItsOwnName(Path hit, String name) {
         try {
-            if (Files.size(hit) > (1 << 20)) return false;
+            // a link is not followed (it may lead out of the scanned tree)
+            if (!Files.isRegularFile(hit, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.size(hit) > (1 << 20))
+                return false;
             java.util.Set<String> names = new java.util.HashSet<>();
             ClangFrontEnd.includeNames(Files.readAllBytes(hit), names);
             return names.contains(name);
