@@ -156,6 +156,21 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: a note for a cast
             // the sign from the stores of the file (a field every store writes non-negative): the message says where
             String evidence = nonNegative ? facts.storedEvidence(c.site()) : null;
+            // unless its interval has a finite top past the range: a luminance of 32-bit samples by float weights
+            // that sum to 1.0000000075 reaches 4294967327 for a white pixel (session 76 round D, rescanned: five
+            // actionable rows of an image library had become notes once the sum's sign was known)
+            if (nonNegative && c.bytes() >= 4 && c.hi() >= max + 1 && c.hi() < INF_LIKE) {
+                outOfRange(
+                        facts,
+                        c,
+                        "cuda-non-negative-over",
+                        expr,
+                        c.hi(),
+                        max,
+                        "converted to " + c.to() + " past its range at the top of its interval",
+                        out);
+                continue;
+            }
             if (nonNegative && c.bytes() >= 4) {
                 if (c.explicit()) {
                     String msg = evidence != null
