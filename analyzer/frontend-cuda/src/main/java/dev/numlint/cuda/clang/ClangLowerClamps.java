@@ -186,11 +186,16 @@ final class ClangLowerClamps {
             return false;
         }
         if (declaredHere) return true;
+        // a name before the block counts only inside a loop around the block, whose next iteration may read the value
+        // (a = src[0]; offset = ref[0] - a * scale; before the loops that round a: session 77 round E, a JPEG
+        // smoother's upsampling)
+        java.util.List<ClangNode> loops = new java.util.ArrayList<>();
+        for (ClangNode q = block.parent; q != null && q != fn.node(); q = q.parent) if (isLoop(q)) loops.add(q);
         boolean[] outside = new boolean[1];
         fn.node().forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && x.offset < block.offset
-                    || x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && x.offset > block.endOffset)
-                outside[0] = true;
+            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr)) return;
+            if (x.offset > block.endOffset) outside[0] = true;
+            if (x.offset < block.offset && loops.stream().anyMatch(l -> l.contains(x))) outside[0] = true;
         });
         return !outside[0];
     }
