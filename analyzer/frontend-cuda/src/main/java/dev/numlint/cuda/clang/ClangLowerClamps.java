@@ -193,11 +193,49 @@ final class ClangLowerClamps {
         for (ClangNode q = block.parent; q != null && q != fn.node(); q = q.parent) if (isLoop(q)) loops.add(q);
         boolean[] outside = new boolean[1];
         fn.node().forEach(x -> {
-            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr)) return;
+            if (x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || freshTarget(x, usr)) return;
             if (x.offset > block.endOffset) outside[0] = true;
-            if (x.offset < block.offset && loops.stream().anyMatch(l -> l.contains(x))) outside[0] = true;
+            if (x.offset < block.offset && loops.stream().anyMatch(l -> l.contains(x) && !assignedBefore(x, l, usr)))
+                outside[0] = true;
         });
         return !outside[0];
+    }
+
+    /** Whether {@code x} is the target of a plain assignment that does not read it ({@code a = mem[i];}). */
+    private static boolean freshTarget(ClangNode x, String usr) {
+        ClangNode c = x;
+        ClangNode p = x.parent;
+        while (p != null && (p.kind == CXCursor_ParenExpr || p.kind == CXCursor_UnexposedExpr)) {
+            c = p;
+            p = p.parent;
+        }
+        return p != null
+                && p.kind == CXCursor_BinaryOperator
+                && p.spelling.equals("=")
+                && p.children.size() == 2
+                && p.children.get(0) == c
+                && !reads(p.children.get(1), usr);
+    }
+
+    /**
+     * Whether a statement before {@code x} in a block of {@code loop} that holds it assigns the local afresh: each
+     * iteration then reads that value there, not one a previous iteration left.
+     */
+    private static boolean assignedBefore(ClangNode x, ClangNode loop, String usr) {
+        ClangNode c = x;
+        for (ClangNode p = x.parent; p != null && p != loop; c = p, p = p.parent) {
+            if (p.kind != CXCursor_CompoundStmt) continue;
+            for (int k = p.children.indexOf(c) - 1; k >= 0; k--) {
+                ClangNode s = strip(p.children.get(k));
+                if (s != null
+                        && s.kind == CXCursor_BinaryOperator
+                        && s.spelling.equals("=")
+                        && s.children.size() == 2
+                        && local(s.children.get(0), usr)
+                        && !reads(s.children.get(1), usr)) return true;
+            }
+        }
+        return false;
     }
 
     private static boolean local(ClangNode n, String usr) {
