@@ -105,7 +105,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                         out);
                 continue;
             }
-            if (c.guarded() && c.floatData() && scaled(c.operand()) && c.hi() >= max + 1 && c.hi() < INF_LIKE) {
+            if (c.guarded() && c.floatData() && scaled(c.operand()) && pastTop(c, max)) {
                 // a guard limits the variable, not what the cast makes of it: a value clamped to [0, 1] times
                 // UINT_MAX, which float rounds to 2^32, or times 300 for a byte (session 76 round D: an image
                 // library's white float pixel converted to 32 bits)
@@ -159,7 +159,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             // unless its interval has a finite top past the range: a luminance of 32-bit samples by float weights
             // that sum to 1.0000000075 reaches 4294967327 for a white pixel (session 76 round D, rescanned: five
             // actionable rows of an image library had become notes once the sum's sign was known)
-            if (nonNegative && c.bytes() >= 4 && c.hi() >= max + 1 && c.hi() < INF_LIKE) {
+            if (nonNegative && c.bytes() >= 4 && pastTop(c, max)) {
                 outOfRange(
                         facts,
                         c,
@@ -436,6 +436,11 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         java.util.regex.Matcher m = NON_FINITE.matcher(operand.replaceAll("\\s+", ""));
         if (!m.matches()) return null;
         return m.group(1) != null ? "NaN" : (m.group().contains("-") ? "-" : "") + "infinity";
+    }
+
+    /** Whether the conversion's interval has a finite top past the target's largest value {@code max}. */
+    private static boolean pastTop(FunctionFacts.Conversion c, double max) {
+        return c.hi() >= max + 1 && c.hi() < INF_LIKE;
     }
 
     /**

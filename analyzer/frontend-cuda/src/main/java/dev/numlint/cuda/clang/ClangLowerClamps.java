@@ -177,13 +177,7 @@ final class ClangLowerClamps {
         for (int k = at + 2; k < block.children.size(); k++) {
             ClangNode s = strip(block.children.get(k));
             if (s == null || !reads(s, usr)) continue;
-            boolean fresh = s.kind == CXCursor_BinaryOperator
-                    && s.spelling.equals("=")
-                    && s.children.size() == 2
-                    && local(s.children.get(0), usr)
-                    && !reads(s.children.get(1), usr);
-            if (fresh) return true;
-            return false;
+            return freshAssignment(s, usr);
         }
         if (declaredHere) return true;
         // a name before the block counts only inside a loop around the block, whose next iteration may read the value
@@ -203,18 +197,17 @@ final class ClangLowerClamps {
 
     /** Whether {@code x} is the target of a plain assignment that does not read it ({@code a = mem[i];}). */
     private static boolean freshTarget(ClangNode x, String usr) {
-        ClangNode c = x;
-        ClangNode p = x.parent;
-        while (p != null && (p.kind == CXCursor_ParenExpr || p.kind == CXCursor_UnexposedExpr)) {
-            c = p;
-            p = p.parent;
-        }
-        return p != null
-                && p.kind == CXCursor_BinaryOperator
-                && p.spelling.equals("=")
-                && p.children.size() == 2
-                && p.children.get(0) == c
-                && !reads(p.children.get(1), usr);
+        ClangNode p = outermost(x).parent;
+        return p != null && freshAssignment(p, usr);
+    }
+
+    /** Whether {@code s} assigns the local whole without reading it ({@code a = mem[i]}). */
+    private static boolean freshAssignment(ClangNode s, String usr) {
+        return s.kind == CXCursor_BinaryOperator
+                && s.spelling.equals("=")
+                && s.children.size() == 2
+                && local(s.children.get(0), usr)
+                && !reads(s.children.get(1), usr);
     }
 
     /**
@@ -227,12 +220,7 @@ final class ClangLowerClamps {
             if (p.kind != CXCursor_CompoundStmt) continue;
             for (int k = p.children.indexOf(c) - 1; k >= 0; k--) {
                 ClangNode s = strip(p.children.get(k));
-                if (s != null
-                        && s.kind == CXCursor_BinaryOperator
-                        && s.spelling.equals("=")
-                        && s.children.size() == 2
-                        && local(s.children.get(0), usr)
-                        && !reads(s.children.get(1), usr)) return true;
+                if (s != null && freshAssignment(s, usr)) return true;
             }
         }
         return false;
