@@ -218,17 +218,25 @@ final class IncludedSources {
             java.util.function.Predicate<Path> isHeader,
             java.util.function.Function<Path, Preprocessor.Dialect> dialect) {
         Path p = includer;
+        boolean viaCommand = false; // the unit is the one the build model says compiles the file
         for (int i = 0; i < ProjectHeaders.MAX_INCLUDE_DEPTH; i++) {
             BuildContext bc = run.ctx.buildContext(p);
             if (bc.compiledVia() != null) {
                 Path via = CudaScanRun.realPath(bc.compiledVia());
                 if (via != null) p = via;
+                viaCommand = true;
                 break;
             }
             CudaScanRun.IncludedFrom up = run.included.get(p);
             if (up == null && isHeader.test(p)) up = run.listedIncluders.get(p);
             if (up == null || up.includer().equals(p)) break;
             p = up.includer();
+        }
+        // the build model's unit comes from an include scan that does not evaluate #if (ContextChoice); a command
+        // variant's unit is kept: its first command's preprocessing need not reach the target
+        if (target != null && !(viaCommand && variantOf(run, target, p))) {
+            Path reaching = reachingUnit(run, p, target);
+            if (reaching != null) p = reaching;
         }
         try {
             if (Files.size(p) > run.maxHeaderBytes) return null;
@@ -240,6 +248,31 @@ final class IncludedSources {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The compiled unit to parse for {@code target} when {@code unit} (its includer's first includer, in path order)
+     * does not reach it: a header's first includer need not be the one whose macros make the include of the target
+     * active (session 77 round E: a noise library's bindings include {@code anl.h} without
+     * {@code ANL_IMPLEMENTATION}, so its {@code imaging.inl} is inactive there, and its conversions vanished from the
+     * report once the bindings were scanned). The units whose preprocessing read the target, one the build compiles
+     * first, then the path; null when {@code unit} reaches it, or no unit's reads are known to.
+     */
+    static Path reachingUnit(CudaScanRun run, Path unit, Path target) {
+        Set<Path> reads = run.unitReads.get(unit);
+        if (reads == null || reads.contains(target)) return null;
+        Path best = null;
+        boolean bestCompiled = false;
+        for (Map.Entry<Path, Set<Path>> e : new java.util.TreeMap<>(run.unitReads).entrySet()) {
+            if (!e.getValue().contains(target)) continue;
+            BuildContext bc = run.ctx.buildContext(e.getKey());
+            boolean compiled = bc.notCompiledReason() == null && !dev.numlint.cuda.clang.ClangFrontEnd.guessed(bc);
+            if (best == null || compiled && !bestCompiled) {
+                best = e.getKey();
+                bestCompiled = compiled;
+            }
+        }
+        return best;
     }
 
     /**

@@ -46,8 +46,9 @@ final class UnitHeaders {
      * an include ({@link CudaScanRun#included}) it reads, unless one before it is ({@link #before}).
      */
     static void reached(CudaScanRun run, Path unit, Set<Path> reads) {
-        if (!enabled() || unit == null) return;
+        if (unit == null) return;
         run.unitReads.put(unit, Set.copyOf(reads));
+        if (!enabled()) return;
         for (Path h : reads) {
             boolean header = run.listed.contains(h) && SourceKinds.isHeader(h);
             // a file compiled only through an include (.hcu, .inl, a .cu fragment; a listed .cu that a unity build's

@@ -36,6 +36,54 @@ class ClangUnitTest {
         return u;
     }
 
+    /**
+     * A file the parse is given as text but that no {@code #include} of the unit reaches (included only under a macro
+     * the unit does not define) is not read from that parse: its unit fails as not included, for a target and for a
+     * header read from the same parse, instead of an empty unit with no functions (session 78: the findings of an
+     * {@code .inl} vanished with no notice).
+     */
+    @Test
+    void aFileTheUnitDoesNotIncludeIsNotReadFromItsParse() throws Exception {
+        Libclang lib = Libclang.get();
+        assertThat(lib).as("libclang loads: %s", Libclang.unavailable()).isNotNull();
+        Path impl = dir.resolve("impl.inl");
+        byte[] implText =
+                "unsigned char b(double v) { return (unsigned char)(v * 255.0); }\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(impl, implText);
+        Path header = dir.resolve("extra.h");
+        byte[] headerText = "static inline float half(float x) { return x / 2; }\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(header, headerText);
+        Path unit = dir.resolve("bind.cpp");
+        byte[] unitText =
+                """
+                #ifdef LIB_IMPLEMENTATION
+                #include "impl.inl"
+                #include "extra.h"
+                #endif
+                int f(int x) { return x + 1; }
+                """
+                        .getBytes(StandardCharsets.UTF_8);
+        Files.write(unit, unitText);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        List<String> args = fe.arguments(unit, ClangFrontEnd.Language.CXX, BuildContext.defaults());
+
+        ClangUnit target = ClangParser.parse(unit, args, unitText, null, impl, implText);
+        assertThat(ClangIncludes.notIncluded(target)).as(target.failure()).isTrue();
+
+        ClangUnit parsed =
+                ClangParser.parse(unit, args, unitText, null, null, null, java.util.Map.of(header, headerText), dir);
+        assertThat(parsed.failure()).isNull();
+        assertThat(ClangIncludes.notIncluded(ClangIncludes.of(parsed).get(header)))
+                .as(String.valueOf(ClangIncludes.of(parsed).get(header).failure()))
+                .isTrue();
+
+        List<String> defined = new java.util.ArrayList<>(args);
+        defined.add("-DLIB_IMPLEMENTATION");
+        ClangUnit read = ClangParser.parse(unit, defined, unitText, null, impl, implText);
+        assertThat(read.failure()).isNull();
+        assertThat(read.functions()).hasSize(1);
+    }
+
     /** nvcc's {@code __CUDACC__} is 1: a header that tests {@code #if !__CUDACC__} reads as nvcc reads it. */
     @Test
     void aTestOfCudaccHasNvccsValue() throws Exception {

@@ -16,6 +16,47 @@ public final class ClangIncludes {
 
     private ClangIncludes() {}
 
+    /**
+     * The files a parsed translation unit includes, as Clang's include stack gives them ({@code clang_getInclusions}):
+     * a file passed to the parse as an unsaved text is known to Clang ({@code clang_getFile} finds it) whether or not
+     * an {@code #include} reached it, so the text given is no proof (session 78: a noise library's {@code .inl},
+     * included only under {@code #ifdef ANL_IMPLEMENTATION}, was read through a unit that does not define it, and its
+     * findings vanished with no notice).
+     */
+    static final class Inclusions {
+        private final java.util.Set<Long> addresses = new java.util.HashSet<>();
+        private final java.util.List<org.bytedeco.llvm.clang.CXFile> files = new java.util.ArrayList<>();
+
+        Inclusions(org.bytedeco.llvm.clang.CXTranslationUnit tu) {
+            org.bytedeco.llvm.clang.CXInclusionVisitor v = new org.bytedeco.llvm.clang.CXInclusionVisitor() {
+                @Override
+                public void call(
+                        org.bytedeco.llvm.clang.CXFile f,
+                        org.bytedeco.llvm.clang.CXSourceLocation stack,
+                        int depth,
+                        org.bytedeco.llvm.clang.CXClientData data) {
+                    if (f == null || f.isNull()) return;
+                    if (addresses.add(f.address())) files.add(new org.bytedeco.llvm.clang.CXFile(f));
+                }
+            };
+            try {
+                org.bytedeco.llvm.global.clang.clang_getInclusions(tu, v, (org.bytedeco.llvm.clang.CXClientData) null);
+            } finally {
+                v.close();
+            }
+        }
+
+        /** Whether the parse included {@code f} (the main file is among the inclusions, at depth 0). */
+        boolean contains(org.bytedeco.llvm.clang.CXFile f) {
+            if (f == null || f.isNull()) return false;
+            if (addresses.contains(f.address())) return true;
+            for (org.bytedeco.llvm.clang.CXFile g : files) {
+                if (org.bytedeco.llvm.global.clang.clang_File_isEqual(f, g) != 0) return true;
+            }
+            return false;
+        }
+    }
+
     /** The headers' units read from {@code unit}'s parse, by path in the order they were asked for. */
     public static Map<Path, ClangUnit> of(ClangUnit unit) {
         return unit.includes;

@@ -238,7 +238,10 @@ public final class ClangParser {
             long t1,
             boolean ownErrors) {
         CXFile targetFile = target == null ? null : clang_getFile(tu, target.toString());
-        if (target != null && (targetFile == null || targetFile.isNull())) {
+        if (target != null
+                && (targetFile == null
+                        || targetFile.isNull()
+                        || !new ClangIncludes.Inclusions(tu).contains(targetFile))) {
             return ClangUnit.failed(unitFile, "its includer " + file.getFileName() + ClangIncludes.NOT_INCLUDED);
         }
         ClangDiagnostics.Diag d = ClangDiagnostics.of(tu, targetFile, ownErrors);
@@ -276,9 +279,10 @@ public final class ClangParser {
         Map<Path, ClangWalker> walkers = new java.util.LinkedHashMap<>();
         Map<Path, ClangDiagnostics.Diag> diags = new HashMap<>();
         ClangWalker.Visits shared = new ClangWalker.Visits();
+        ClangIncludes.Inclusions inclusions = new ClangIncludes.Inclusions(tu);
         for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
             CXFile f = clang_getFile(tu, h.getKey().toString());
-            if (f == null || f.isNull()) {
+            if (f == null || f.isNull() || !inclusions.contains(f)) {
                 out.put(
                         h.getKey(),
                         ClangUnit.failed(
@@ -290,6 +294,10 @@ public final class ClangParser {
             ClangWalker w = new ClangWalker(h.getValue(), f, shared);
             w.target = true;
             walkers.put(h.getKey(), w);
+        }
+        if (walkers.isEmpty()) {
+            shared.close();
+            return out; // none of them included: nothing to walk
         }
         Dispatch all = new Dispatch(shared);
         try {
