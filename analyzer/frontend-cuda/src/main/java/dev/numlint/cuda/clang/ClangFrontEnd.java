@@ -276,7 +276,7 @@ public final class ClangFrontEnd {
     }
 
     /** Whether the arguments ({@link #arguments}) parse the unit as CUDA ({@code -x cuda}). */
-    private static boolean cuda(List<String> args) {
+    static boolean cuda(List<String> args) {
         for (int i = 0; i + 1 < args.size(); i++) {
             if (args.get(i).equals("-x")) return args.get(i + 1).equals("cuda");
         }

@@ -43,6 +43,12 @@ final class ClangFunctions {
                 device = head.matches("(?s).*\\b__device__\\b.*");
                 host = head.matches("(?s).*\\b__host__\\b.*");
             }
+            if (!device && !global && !host && n.declaredSpaces != 0) {
+                // an out-of-line definition of a member its class declares __host__ __device__ (ClangSpaces)
+                device = (n.declaredSpaces & ClangSpaces.DEVICE) != 0;
+                host = (n.declaredSpaces & ClangSpaces.HOST) != 0;
+                global = (n.declaredSpaces & ClangSpaces.GLOBAL) != 0;
+            }
             if (!device && !global && !host) {
                 // a definition without an execution space after a declaration with one (SIXTRL_FN = __host__
                 // __device__ on the prototype, 'inline float f(float x) { ... }' below): nvcc gives the definition the

@@ -99,6 +99,13 @@ public final class ClangNode {
      */
     volatile ClangNode[] preorder;
 
+    /**
+     * For a function definition that writes no execution space: the CUDA spaces its first declaration names
+     * ({@link ClangSpaces}: 1 device, 2 host, 4 global; 0 none), as an out-of-line member definition takes its
+     * class's {@code __host__ __device__} declaration's.
+     */
+    int declaredSpaces;
+
     /** The facts a function's body keeps ({@link ClangBodyIndex}), built on the first request. */
     volatile Object index;
 

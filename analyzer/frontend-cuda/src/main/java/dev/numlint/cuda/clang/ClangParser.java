@@ -203,17 +203,28 @@ public final class ClangParser {
                 return ClangUnit.failed(unitFile, "libclang could not parse it (error " + rc + ")");
             }
             try {
-                ClangUnit u = read(tu, file, text, target, unitFile, unitText, t1 - t0, t1, false);
+                boolean cuda = ClangFrontEnd.cuda(args);
+                ClangUnit u = read(tu, file, text, target, unitFile, unitText, t1 - t0, t1, false, cuda);
                 if (headers.isEmpty() || u.failure() != null) return u;
                 // the project headers this unit includes, from the same parse: each read as a target is
                 Map<Path, ClangUnit> included = new java.util.LinkedHashMap<>();
                 if (ONE_WALK) {
-                    included = readHeaders(tu, file, text, headers);
+                    included = readHeaders(tu, file, text, headers, cuda);
                 } else {
                     for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
                         included.put(
                                 h.getKey(),
-                                read(tu, file, text, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime(), true));
+                                read(
+                                        tu,
+                                        file,
+                                        text,
+                                        h.getKey(),
+                                        h.getKey(),
+                                        h.getValue(),
+                                        0,
+                                        System.nanoTime(),
+                                        true,
+                                        cuda));
                     }
                 }
                 return ClangIncludes.with(u, included);
@@ -236,7 +247,8 @@ public final class ClangParser {
             byte[] unitText,
             long parseNanos,
             long t1,
-            boolean ownErrors) {
+            boolean ownErrors,
+            boolean cuda) {
         CXFile targetFile = target == null ? null : clang_getFile(tu, target.toString());
         if (target != null
                 && (targetFile == null
@@ -247,6 +259,7 @@ public final class ClangParser {
         ClangDiagnostics.Diag d = ClangDiagnostics.of(tu, targetFile, ownErrors);
         if (target == null) ClangDiagnostics.inactive(tu, clang_getFile(tu, file.toString()), d.unknownTypes());
         ClangWalker w = new ClangWalker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
+        w.cuda = cuda;
         w.target = target != null;
         CXCursor root = clang_getTranslationUnitCursor(tu);
         w.walk(root);
@@ -273,7 +286,7 @@ public final class ClangParser {
      * whole unit (the toolkit's declarations, the main file's code) once: N headers, N walks.
      */
     private static Map<Path, ClangUnit> readHeaders(
-            CXTranslationUnit tu, Path file, byte[] fileText, Map<Path, byte[]> headers) {
+            CXTranslationUnit tu, Path file, byte[] fileText, Map<Path, byte[]> headers, boolean cuda) {
         long t0 = System.nanoTime();
         Map<Path, ClangUnit> out = new java.util.LinkedHashMap<>();
         Map<Path, ClangWalker> walkers = new java.util.LinkedHashMap<>();
@@ -292,6 +305,7 @@ public final class ClangParser {
             out.put(h.getKey(), null); // the order asked for
             diags.put(h.getKey(), ClangDiagnostics.of(tu, f, true));
             ClangWalker w = new ClangWalker(h.getValue(), f, shared);
+            w.cuda = cuda;
             w.target = true;
             walkers.put(h.getKey(), w);
         }

@@ -200,8 +200,15 @@ final class ClangWalker {
                 if (tmpl) inTemplate--;
             }
         }
+        if (cuda && ClangUnit.FUNCTION_KINDS.contains(kind) && foreign == 0) n.declaredSpaces = spaces.declared(c, n);
         return CXChildVisit_Continue;
     }
+
+    /** The execution spaces a definition's declaration names ({@link ClangNode#declaredSpaces}). */
+    private final ClangSpaces spaces = new ClangSpaces();
+
+    /** Whether the unit is parsed as CUDA (execution spaces are read only there). */
+    boolean cuda;
 
     /** The cursors of the includer's code whose type names an object's class (ClangParser's one walk too). */
     static final java.util.Set<Integer> OBJECTS =

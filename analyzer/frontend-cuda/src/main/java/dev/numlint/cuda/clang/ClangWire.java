@@ -26,7 +26,7 @@ import java.util.Map;
 final class ClangWire {
     static final int MAGIC = 0x4E4C4357; // "NLCW"
     /** Raise on every change of the format; a worker of another version is refused at its greeting. */
-    static final int VERSION = 7;
+    static final int VERSION = 8;
 
     static final byte HELLO_READY = 0;
     static final byte HELLO_UNAVAILABLE = 1;
@@ -442,6 +442,7 @@ final class ClangWire {
         o.str(n.ref);
         o.str(n.refUsr);
         o.str(n.usr);
+        if (ClangUnit.FUNCTION_KINDS.contains(n.kind)) out.writeByte(n.declaredSpaces);
         out.writeInt(n.children.size());
         for (ClangNode c : n.children) writeNode(o, c);
     }
@@ -561,6 +562,7 @@ final class ClangWire {
                 ref,
                 refUsr,
                 usr);
+        if (ClangUnit.FUNCTION_KINDS.contains(kind)) n.declaredSpaces = in.readByte() & 7;
         n.parent = parent;
         int nc = i.count(MAX_NODES);
         for (int k = 0; k < nc; k++) n.children.add(readNode(i, n, depth + 1));
