@@ -123,23 +123,26 @@ final class ClangClampHelpers {
         ClangNode body = null;
         for (ClangNode c : fn.children) if (c.kind == CXCursor_CompoundStmt) body = c;
         if (body == null || body.children.isEmpty() || body.children.size() > 3) return null;
-        ClangNode ret = body.children.get(body.children.size() - 1);
-        if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) return null;
         List<ClangNode> ps = ClangCallSites.parameters(fn);
         java.util.Set<String> params = new java.util.HashSet<>();
         for (ClangNode p : ps) if (p.usr != null) params.add(p.usr);
+        ClangNode[] chained = ifElseReturns(body, params);
+        ClangNode ret = body.children.get(body.children.size() - 1);
+        if (chained == null && (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1)) return null;
         String[] swappable = {null};
-        ClangNode[] bounds = body.children.size() == 1
-                ? clamp(
-                        u,
-                        known,
-                        ClangTemplates.returnedValue(ret.children.get(0)),
-                        params,
-                        valueParameter(ps),
-                        swappable)
-                : body.children.size() == 2
-                        ? ifClamp(body.children.get(0), strip(ret.children.get(0)), params)
-                        : ifReturns(body, strip(ret.children.get(0)), params);
+        ClangNode[] bounds = chained != null
+                ? chained
+                : body.children.size() == 1
+                        ? clamp(
+                                u,
+                                known,
+                                ClangTemplates.returnedValue(ret.children.get(0)),
+                                params,
+                                valueParameter(ps),
+                                swappable)
+                        : body.children.size() == 2
+                                ? ifClamp(body.children.get(0), strip(ret.children.get(0)), params)
+                                : ifReturns(body, strip(ret.children.get(0)), params);
         if (bounds == null) return null;
         int swap = -1;
         for (int i = 0; swappable[0] != null && i < ps.size(); i++) if (swappable[0].equals(ps.get(i).usr)) swap = i;
@@ -237,6 +240,40 @@ final class ClangClampHelpers {
             ClangNode t = strip(st.children.get(0));
             if (r == null || r.kind != CXCursor_ReturnStmt || r.children.size() != 1) return null;
             Sided b = sided(t, ret.refUsr, r.children.get(0));
+            if (b == null || out[b.side()] != null) return null;
+            out[b.side()] = b.bound();
+        }
+        return out;
+    }
+
+    /**
+     * {lo, hi} of {@code if (v < lo) return lo; else if (v > hi) return hi; else return v;} (the last return inside
+     * the chain or after it) with {@code v} a parameter (either test first, {@code <=} and {@code >=} alike, the bound
+     * on either side; session 78 round A: a renderer's {@code Clamp(val, low, high)} template, whose clamp of
+     * {@code 255.f * v + 0.5f} to [0, 255] before a {@code uint8_t} conversion was not seen), or null.
+     */
+    private static ClangNode[] ifElseReturns(ClangNode body, java.util.Set<String> params) {
+        if (body.children.size() > 2) return null;
+        ClangNode st = body.children.get(0);
+        ClangNode[][] tests = new ClangNode[2][];
+        ClangNode last = null;
+        for (int k = 0; k < 2; k++) {
+            if (st == null || st.kind != CXCursor_IfStmt || st.children.size() < 2) return null;
+            ClangNode r = soleStatement(st.children.get(1));
+            if (r == null || r.kind != CXCursor_ReturnStmt || r.children.size() != 1) return null;
+            tests[k] = new ClangNode[] {strip(st.children.get(0)), r.children.get(0)};
+            ClangNode els = st.children.size() == 3 ? soleStatement(st.children.get(2)) : null;
+            if (k == 0 && els == null) return null;
+            if (k == 0) st = els;
+            else last = els;
+        }
+        ClangNode ret = body.children.size() == 1 ? last : last == null ? body.children.get(1) : null;
+        if (ret == null || ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) return null;
+        ClangNode v = strip(ret.children.get(0));
+        if (v == null || v.kind != CXCursor_DeclRefExpr || v.refUsr == null || !params.contains(v.refUsr)) return null;
+        ClangNode[] out = new ClangNode[2];
+        for (ClangNode[] t : tests) {
+            Sided b = sided(t[0], v.refUsr, t[1]);
             if (b == null || out[b.side()] != null) return null;
             out[b.side()] = b.bound();
         }
