@@ -55,8 +55,14 @@ final class ClangTemplates {
         if (type.kind() != CXType_Record || depth > 3) return;
         int n = clang_Type_getNumTemplateArguments(type);
         if (n <= 0 || !read.add(clang_getTypeSpelling(type).getString())) return;
-        org.bytedeco.llvm.clang.CXCursor tmpl = clang_getSpecializedCursorTemplate(clang_getTypeDeclaration(type));
+        org.bytedeco.llvm.clang.CXCursor decl = clang_getTypeDeclaration(type);
+        org.bytedeco.llvm.clang.CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
         if (clang_Cursor_isNull(tmpl) != 0) return;
+        // an explicit specialization (template<> struct Traits<unsigned char> { ... }) is a class of its own, written
+        // where it is: its arguments instantiate nothing of the primary template, whose implicit instantiations Clang
+        // places at the template itself (session 78 round B: the primary Traits<T>::fromNormalized was reported as a
+        // float to unsigned char conversion that the specialization for unsigned char replaces)
+        boolean own = clang_equalLocations(clang_getCursorLocation(decl), clang_getCursorLocation(tmpl)) == 0;
         List<String> args = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             org.bytedeco.llvm.clang.CXType at = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(type, i));
@@ -66,6 +72,7 @@ final class ClangTemplates {
                             : clang_getTypeSpelling(at).getString());
             classArguments(at, depth + 1, read, templateArgs);
         }
+        if (own) return;
         List<List<String>> all =
                 templateArgs.computeIfAbsent(clang_getCursorUSR(tmpl).getString(), k -> new ArrayList<>());
         if (!all.contains(args)) all.add(args);
