@@ -34,11 +34,18 @@ final class ClangConvexWeights {
      * relative 2^-20 wider for the roundings (session 77 round B: a gradient table's channels, {@code start.r + ratio
      * * (end.r - start.r)} with {@code ratio = i / span} of a loop to {@code span}); null otherwise.
      */
-    static double[] lerp(ClangNode plus, java.util.function.Function<ClangNode, double[]> eval) {
+    static double[] lerp(
+            ClangIntervals iv,
+            ClangNode plus,
+            ClangUnit.Function fn,
+            java.util.function.Function<ClangNode, double[]> eval) {
         if (!plus.spelling.equals("+") || plus.children.size() != 2 || !floating(plus.canonKind)) return null;
         for (int k = 0; k < 2; k++) {
             ClangNode a = plus.children.get(k);
             ClangNode p = strip(plus.children.get(1 - k));
+            // the scaled difference held in a local: float d = b - a; d *= w; ... a + d
+            ClangNode held = p == null ? null : scaledDifference(iv, fn, p, plus);
+            if (held != null) p = held;
             if (p == null || p.kind != CXCursor_BinaryOperator || !p.spelling.equals("*") || p.children.size() != 2)
                 continue;
             for (int j = 0; j < 2; j++) {
@@ -54,6 +61,38 @@ final class ClangConvexWeights {
             }
         }
         return null;
+    }
+
+    /**
+     * A local that holds {@code (b - a) * w} where {@code use} reads it: declared with {@code b - a}, then scaled once
+     * by {@code d *= w} in the same block, and written nowhere else (session 78 round D: a terminal visualizer's
+     * gradient, {@code float next = to[c] - from[c]; next *= n / (float)size; out[c] = from[c] + next;}, reported "as
+     * low as -65535"). The product as a node of its own, its factors the declaration's initializer and the scaling's
+     * operand; null for anything else.
+     */
+    private static ClangNode scaledDifference(ClangIntervals iv, ClangUnit.Function fn, ClangNode ref, ClangNode use) {
+        if (iv == null || fn == null || ref.kind != CXCursor_DeclRefExpr || ref.refUsr == null) return null;
+        String v = ref.refUsr;
+        ClangNode init = iv.definitions(fn).initial().get(v);
+        ClangNode diff = init == null ? null : strip(init);
+        if (diff == null || diff.kind != CXCursor_BinaryOperator || !diff.spelling.equals("-")) return null;
+        if (!iv.unaliasedLocals(fn).contains(v)) return null;
+        ClangNode decl = init.parent;
+        ClangNode block = decl == null || decl.parent == null ? null : decl.parent.parent;
+        if (block == null || block.kind != CXCursor_CompoundStmt || decl.parent.kind != CXCursor_DeclStmt) return null;
+        ClangNode[] scaled = {null};
+        int[] writes = {0};
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && v.equals(x.refUsr) && ClangSyntax.written(x)) {
+                writes[0]++;
+                ClangNode op = ClangSyntax.outermost(x).parent;
+                if (op.kind == CXCursor_CompoundAssignOperator && op.spelling.equals("*=")) scaled[0] = op;
+            }
+        });
+        ClangNode op = scaled[0];
+        if (writes[0] != 1 || op == null || op.parent != block || op.children.size() != 2) return null;
+        if (!(decl.parent.offset < op.offset && op.endOffset <= use.offset && block.contains(use))) return null;
+        return ClangNode.product(diff, op.children.get(1));
     }
 
     /** Whether {@code u} is {@code 1 - w} as written. */

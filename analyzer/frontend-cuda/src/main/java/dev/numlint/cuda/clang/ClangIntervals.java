@@ -117,7 +117,7 @@ final class ClangIntervals {
                     frac = ClangFractions.or(fractionalPart(n, fn), n, e -> eval(e, fn, depth - 1));
                 if (frac != null) return frac;
                 double[] lerp = fn == null ? null : convexCombination(n, fn, depth);
-                if (lerp == null) lerp = ClangConvexWeights.lerp(n, e -> eval(e, fn, depth - 1));
+                if (lerp == null) lerp = ClangConvexWeights.lerp(this, n, fn, e -> eval(e, fn, depth - 1));
                 if (lerp != null) return lerp;
                 double[] ratio = n.spelling.equals("/") ? ClangExtremes.ratio(unit, n, fn) : null;
                 if (ratio == null && n.spelling.equals("/") && fn != null)
@@ -298,10 +298,13 @@ final class ClangIntervals {
      */
     private double[] convexCombination(ClangNode plus, ClangUnit.Function fn, int depth) {
         if (!plus.spelling.equals("+") || !floating(plus.canonKind)) return null;
-        ClangNode l = strip(plus.children.get(0));
-        ClangNode r = strip(plus.children.get(1));
-        if (!product(l) || !product(r)) return null;
-        for (int i = 0; i < 2; i++) {
+        if (!product(strip(plus.children.get(0))) || !product(strip(plus.children.get(1)))) return null;
+        // the complement's product first or second: a * (1 - w) + b * w, a * w + b * (1 - w) (session 78 round D: a
+        // gradient's blend of two bars' colours, written both ways in one function; only one order was seen)
+        for (int s = 0; s < 4; s++) {
+            ClangNode l = strip(plus.children.get(s / 2));
+            ClangNode r = strip(plus.children.get(1 - s / 2));
+            int i = s % 2;
             for (int j = 0; j < 2; j++) {
                 ClangNode w = strip(r.children.get(j));
                 ClangNode u = strip(l.children.get(i));

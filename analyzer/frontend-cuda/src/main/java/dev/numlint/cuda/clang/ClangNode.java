@@ -80,6 +80,34 @@ public final class ClangNode {
         this.usr = usr;
     }
 
+    /**
+     * A product {@code a * b} that the code computes in two statements (a local scaled by {@code *=}), as one node for
+     * an analysis that reads its factors ({@link ClangConvexWeights}); its operands keep their own parents.
+     */
+    static ClangNode product(ClangNode a, ClangNode b) {
+        ClangNode n = new ClangNode(
+                org.bytedeco.llvm.global.clang.CXCursor_BinaryOperator,
+                "*",
+                a.type,
+                a.canonKind,
+                a.canon,
+                0,
+                null,
+                a.line,
+                a.column,
+                b.endLine,
+                b.endColumn,
+                a.offset,
+                b.endOffset,
+                null,
+                null,
+                null,
+                null);
+        n.children.add(a);
+        n.children.add(b);
+        return n;
+    }
+
     public List<ClangNode> children() {
         return children;
     }
