@@ -45,6 +45,8 @@ final class ClangChecks {
         if (e == null) return null;
         if (e.kind == CXCursor_BinaryOperator && e.spelling.equals(",") && e.children.size() == 2) {
             ClangNode x = bare(e.children.get(1));
+            // glog's LOG_IF(FATAL, c) of CHECK(c), after a static_cast<void>(0)
+            if (x != null && x.kind == CXCursor_ConditionalOperator && failing(x)) return x;
             if (x != null && x.kind == CXCursor_UnaryOperator && x.children.size() == 1) x = bare(x.children.get(0));
             if (x == null || x.kind != CXCursor_StmtExpr || x.children.size() != 1) return null;
             ClangNode i = soleStatement(x.children.get(0));
@@ -65,7 +67,51 @@ final class ClangChecks {
                         && "void".equals(then.canon)
                         && then.children.size() == 1
                         && constant(then.children.get(0)) != null;
+        if (nothing && call != null && fatal(call)) return true; // glog's CHECK(c): a fatal log message aborts
         return nothing && call != null && call.kind == CXCursor_CallExpr && ASSERT_FAIL.contains(callee(call));
+    }
+
+    /**
+     * The comparison a glog or Abseil {@code CHECK_GE(a, b)} (and {@code _GT}, {@code _LE}, {@code _LT}, {@code _EQ})
+     * checks, as a node of its own located at the macro's use, or null. The macro expands to {@code while
+     * (std::string* r = google::Check_GEImpl(GetReferenceableValue(a), GetReferenceableValue(b), "a >= b"))
+     * google::LogMessageFatal(__FILE__, __LINE__, r).stream()}: the loop's body logs a fatal message and aborts (its
+     * destructor does not return), so past it {@code a >= b} held. The checks stay in release builds (session 78
+     * round A: pbrt-v3's {@code CHECK_GE(v.z, 0)} before {@code (uint32_t)v.z}, a false NL001 error).
+     */
+    static ClangNode checkOp(ClangNode s) {
+        if (s == null || s.kind != CXCursor_WhileStmt || s.children.size() != 3) return null;
+        ClangNode var = s.children.get(0);
+        if (var.kind != CXCursor_VarDecl || var.children.isEmpty()) return null;
+        ClangNode call = bare(var.children.get(var.children.size() - 1));
+        if (call == null || call.kind != CXCursor_CallExpr) return null;
+        String op = CHECK_OPS.get(callee(call));
+        List<ClangNode> args = arguments(call);
+        if (op == null || args.size() < 2 || !fatal(s.children.get(2))) return null;
+        return ClangNode.comparison(op, referenceable(args.get(0)), referenceable(args.get(1)), s);
+    }
+
+    /** The comparison of each {@code Check_*Impl} of glog and Abseil. */
+    private static final java.util.Map<String, String> CHECK_OPS = java.util.Map.of(
+            "Check_GEImpl", ">=", "Check_GTImpl", ">", "Check_LEImpl", "<=", "Check_LTImpl", "<", "Check_EQImpl", "==");
+
+    /** {@code x} of glog's {@code GetReferenceableValue(x)}, else {@code e}. */
+    private static ClangNode referenceable(ClangNode e) {
+        ClangNode c = bare(e);
+        if (c != null && c.kind == CXCursor_CallExpr && callee(c).equals("GetReferenceableValue")) {
+            List<ClangNode> a = arguments(c);
+            if (a.size() == 1) return a.get(0);
+        }
+        return e;
+    }
+
+    /** Whether {@code body} constructs a fatal log message ({@code LogMessageFatal}: its destructor aborts). */
+    static boolean fatal(ClangNode body) {
+        boolean[] hit = {false};
+        body.forEach(x -> {
+            if (x.kind == CXCursor_CallExpr && x.spelling.equals("LogMessageFatal")) hit[0] = true;
+        });
+        return hit[0];
     }
 
     /** The functions an assertion calls when it fails (glibc, BSD and macOS, newlib, Bionic, MSVC's C library). */
@@ -95,6 +141,17 @@ final class ClangChecks {
                 next = zeroOrOne(t.children.get(0));
             } else if (t.kind == CXCursor_CXXStaticCastExpr && "bool".equals(t.canon)) {
                 next = operandOf(t); // C++'s assert: static_cast<bool>(c)
+            } else if (t.kind == CXCursor_UnaryOperator && t.spelling.equals("!") && t.children.size() == 1) {
+                // glog's CHECK(c): !(__builtin_expect(!(c), 0)), a negation of a negated c
+                ClangNode in = bare(t.children.get(0));
+                if (in != null && in.kind == CXCursor_CallExpr && callee(in).equals("__builtin_expect")) {
+                    List<ClangNode> args = arguments(in);
+                    in = args.size() == 2 ? bare(args.get(0)) : null;
+                }
+                if (in != null
+                        && in.kind == CXCursor_UnaryOperator
+                        && in.spelling.equals("!")
+                        && in.children.size() == 1) next = in.children.get(0);
             }
             if (next == null) return t;
             t = bare(next);

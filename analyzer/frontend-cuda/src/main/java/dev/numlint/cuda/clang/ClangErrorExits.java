@@ -23,10 +23,14 @@ final class ClangErrorExits {
     private static final java.util.regex.Pattern HANDLER =
             java.util.regex.Pattern.compile("(?i).*(error|fatal|panic|abort|throw|fail).*");
 
+    /** What {@link #handler} names a fatal log message ({@code google::LogMessageFatal}) by. */
+    static final String FATAL_LOG = "LogMessageFatal";
+
     /** The name of the call {@code s} ends with when it is such a call, else null. */
     static String handler(ClangNode s) {
         ClangNode n = strip(s);
         if (n == null || n.kind != CXCursor_CallExpr) return null;
+        if (ClangChecks.fatal(n)) return FATAL_LOG; // glog's and Abseil's LOG(FATAL) << ...: aborts
         String name = callee(n).replace("std::", "");
         if (name.isEmpty()) return null;
         return NO_RETURN.contains(name)
@@ -41,6 +45,7 @@ final class ClangErrorExits {
         String name = handler(s);
         if (name == null) return "'throw'";
         if (ClangChecks.ASSERT_FAIL.contains(name)) return "an abort"; // assert's '__assert_fail' and kin
+        if (name.equals(FATAL_LOG)) return "a fatal log message";
         return NO_RETURN.contains(name) ? "'" + name + "()'" : "call of '" + name + "' (taken as not returning)";
     }
 }

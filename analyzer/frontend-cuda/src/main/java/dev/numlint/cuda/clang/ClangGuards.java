@@ -260,6 +260,7 @@ final class ClangGuards {
                 if (def != null) return def.isEmpty() ? null : def;
                 // a check macro's do { if (...) { } else return; } while (0) runs its if once, in place
                 ClangNode check = ClangChecks.ifOf(s);
+                if (check == null && ClangChecks.checkOp(s) != null) check = s; // CHECK_GE(a, b) of glog and Abseil
                 if (check != null) {
                     boolean once = check != s;
                     String g = chainExit(unit, check, usr, once);
@@ -541,6 +542,12 @@ final class ClangGuards {
      * {@code t} compares {@code usr}: GLib's {@code g_return_if_fail} ({@link ClangChecks}).
      */
     private static String checked(ClangUnit unit, ClangNode s, Path usr, boolean once) {
+        ClangNode op = ClangChecks.checkOp(s); // glog's and Abseil's CHECK_GE(a, b): aborts unless a >= b
+        if (op != null) {
+            if (!compares(op, usr)) return null;
+            return "the check '" + unit.text(op) + "' (line " + op.line + "; aborts when it fails)"
+                    + ClangTestSides.sided(op, usr, true);
+        }
         boolean assertion = s.kind == CXCursor_ConditionalOperator && ClangChecks.assertion(s) == s; // C++'s assert
         if (s.kind != CXCursor_IfStmt && !assertion || s.children.size() != 3) return null;
         ClangNode test = s.children.get(0), then = s.children.get(1), other = s.children.get(2);

@@ -108,6 +108,34 @@ public final class ClangNode {
         return n;
     }
 
+    /**
+     * The comparison {@code a op b} that a statement {@code at} checks without writing it (a macro's check, {@link
+     * ClangChecks#checkOp}), located at {@code at}; its operands keep their own parents.
+     */
+    static ClangNode comparison(String op, ClangNode a, ClangNode b, ClangNode at) {
+        ClangNode n = new ClangNode(
+                org.bytedeco.llvm.global.clang.CXCursor_BinaryOperator,
+                op,
+                "bool",
+                org.bytedeco.llvm.global.clang.CXType_Bool,
+                "bool",
+                0,
+                null,
+                at.line,
+                at.column,
+                at.endLine,
+                at.endColumn,
+                at.offset,
+                at.endOffset,
+                null,
+                null,
+                null,
+                null);
+        n.children.add(a);
+        n.children.add(b);
+        return n;
+    }
+
     public List<ClangNode> children() {
         return children;
     }
