@@ -58,13 +58,7 @@ final class ClangTemplates {
         org.bytedeco.llvm.clang.CXCursor decl = clang_getTypeDeclaration(type);
         org.bytedeco.llvm.clang.CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
         if (clang_Cursor_isNull(tmpl) != 0) return;
-        // an explicit specialization (template<> struct Traits<unsigned char> { ... }) is a class of its own, written
-        // where it is: its arguments instantiate nothing of the primary template, whose implicit instantiations Clang
-        // places at the template itself (session 78 round B: the primary Traits<T>::fromNormalized was reported as a
-        // float to unsigned char conversion that the specialization for unsigned char replaces). An explicit
-        // instantiation (template struct Image<float>;) is written elsewhere too, but declares no member of its own.
-        boolean own = clang_equalLocations(clang_getCursorLocation(decl), clang_getCursorLocation(tmpl)) == 0
-                && declaresMembers(decl);
+        boolean own = ClangSpecializations.explicit(decl, tmpl);
         List<String> args = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             org.bytedeco.llvm.clang.CXType at = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(type, i));
@@ -78,27 +72,6 @@ final class ClangTemplates {
         List<List<String>> all =
                 templateArgs.computeIfAbsent(clang_getCursorUSR(tmpl).getString(), k -> new ArrayList<>());
         if (!all.contains(args)) all.add(args);
-    }
-
-    /** Whether the class {@code decl} has a cursor of its own below it (a member, a base): it is written out. */
-    private static boolean declaresMembers(org.bytedeco.llvm.clang.CXCursor decl) {
-        boolean[] any = {false};
-        org.bytedeco.llvm.clang.CXCursorVisitor first = new org.bytedeco.llvm.clang.CXCursorVisitor() {
-            @Override
-            public int call(
-                    org.bytedeco.llvm.clang.CXCursor c,
-                    org.bytedeco.llvm.clang.CXCursor parent,
-                    org.bytedeco.llvm.clang.CXClientData data) {
-                any[0] = true;
-                return CXChildVisit_Break;
-            }
-        };
-        try {
-            clang_visitChildren(decl, first, (org.bytedeco.llvm.clang.CXClientData) null);
-        } finally {
-            first.close();
-        }
-        return any[0];
     }
 
     /**
