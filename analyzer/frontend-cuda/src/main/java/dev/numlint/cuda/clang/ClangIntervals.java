@@ -39,6 +39,13 @@ final class ClangIntervals {
         this.fields = new ClangFieldValues(unit, this);
     }
 
+    /** The variables each statement writes, read once ({@link ClangWrites}). */
+    private final ClangWrites writes = new ClangWrites();
+
+    private boolean writesIn(ClangNode n, String usr) {
+        return writes.in(n, usr);
+    }
+
     /** {@link #of} with a depth left: for {@link ClangLocalArrays}' stored values. */
     double[] of(ClangNode n, ClangUnit.Function fn, int depth) {
         return eval(n, fn, depth);
@@ -520,7 +527,11 @@ final class ClangIntervals {
                 // both branches of an if end with a definition, or with what the statements before their end leave
                 // (h = fmodf(h, 360); if (h < 0) h += 360; h /= 60;); a do-while body ends with a definition (it runs
                 // once at least)
-                if (st.kind == CXCursor_IfStmt && st.children.size() == 3 && !writesIn(st.children.get(0), usr)) {
+                // (an if that writes nothing of it is read past, not once per branch: that doubled the work per if)
+                if (st.kind == CXCursor_IfStmt
+                        && st.children.size() == 3
+                        && !writesIn(st.children.get(0), usr)
+                        && writesIn(st, usr)) {
                     double[] x = atEnd(st.children.get(1), ref, fn, depth),
                             y = atEnd(st.children.get(2), ref, fn, depth);
                     if (x != null && y != null) return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
@@ -718,7 +729,7 @@ final class ClangIntervals {
             ClangNode st = body.children.get(j);
             ClangNode def = ClangAllDefinitions.definition(st, usr);
             if (def != null) return def;
-            if (writesIn(st, usr) || declares(st, usr)) return null;
+            if (ClangSyntax.writesIn(st, usr) || declares(st, usr)) return null;
         }
         return null;
     }
