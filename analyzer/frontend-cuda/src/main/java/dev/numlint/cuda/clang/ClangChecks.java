@@ -83,8 +83,14 @@ final class ClangChecks {
         if (s == null || s.kind != CXCursor_WhileStmt || s.children.size() != 3) return null;
         ClangNode var = s.children.get(0);
         if (var.kind != CXCursor_VarDecl || var.children.isEmpty()) return null;
-        ClangNode call = bare(var.children.get(var.children.size() - 1));
-        if (call == null || call.kind != CXCursor_CallExpr) return null;
+        // the call itself, or (NDEBUG's CheckOpString _result = Check_GEImpl(...)) inside the result's conversions
+        ClangNode[] found = {null};
+        var.children.get(var.children.size() - 1).forEach(x -> {
+            // the call's own name (a conversion's construct expression around it names its callee too)
+            if (found[0] == null && x.kind == CXCursor_CallExpr && CHECK_OPS.containsKey(x.spelling)) found[0] = x;
+        });
+        ClangNode call = found[0];
+        if (call == null) return null;
         String op = CHECK_OPS.get(callee(call));
         List<ClangNode> args = arguments(call);
         if (op == null || args.size() < 2 || !fatal(s.children.get(2))) return null;
