@@ -92,7 +92,38 @@ final class ClangConvexWeights {
         ClangNode op = scaled[0];
         if (writes[0] != 1 || op == null || op.parent != block || op.children.size() != 2) return null;
         if (!(decl.parent.offset < op.offset && op.endOffset <= use.offset && block.contains(use))) return null;
+        // the difference's operands unchanged from the declaration to the use (a, b, and what the weight reads)
+        java.util.Set<String> read = new java.util.HashSet<>();
+        diff.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) read.add(x.refUsr);
+        });
+        op.children.get(1).forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) read.add(x.refUsr);
+        });
+        for (ClangNode st : block.children) {
+            if (st.offset <= decl.parent.offset || st.offset >= use.offset && !st.contains(use)) continue;
+            if (writesAny(st, read)) return null;
+        }
         return ClangNode.product(diff, op.children.get(1));
+    }
+
+    /** Whether {@code st} assigns to any of {@code vars}, whole or through a member or an element. */
+    private static boolean writesAny(ClangNode st, java.util.Set<String> vars) {
+        boolean[] hit = {false};
+        st.forEach(x -> {
+            if (hit[0] || !ClangSyntax.assignment(x) || x.children.isEmpty()) return;
+            // the variable the target is part of: through members, elements and dereferences, not their indexes
+            ClangNode t = strip(x.children.get(0));
+            for (int d = 0; d < 16 && t != null && !t.children.isEmpty(); d++) {
+                if (t.kind != CXCursor_ArraySubscriptExpr
+                        && t.kind != CXCursor_MemberRefExpr
+                        && t.kind != CXCursor_ParenExpr
+                        && !(t.kind == CXCursor_UnaryOperator && t.spelling.equals("*"))) break;
+                t = strip(t.children.get(0));
+            }
+            if (t != null && t.kind == CXCursor_DeclRefExpr && vars.contains(t.refUsr)) hit[0] = true;
+        });
+        return hit[0];
     }
 
     /** Whether {@code u} is {@code 1 - w} as written. */
