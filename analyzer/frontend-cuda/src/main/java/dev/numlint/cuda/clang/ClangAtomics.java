@@ -132,7 +132,7 @@ final class ClangAtomics {
                     return;
                 }
                 // a dependent pointer (&grid[i] with REAL *grid) has no canonical pointee: the parameter in it
-                String param = type != null ? type.replace("const ", "") : ClangUnit.templateParam(ptr);
+                String param = type != null ? type.replace("const ", "") : ClangAtomicCalls.pointerParam(ptr);
                 if (param == null) param = autoInitialized(ptr, fn);
                 // a pointer of a dependent call's type (&(*a)[i] of an Arr<T> *): atomicAdd(T *, T) adds the value's
                 // type, a template parameter's (session 65 round C: a light-transport code's 14 float atomics)

@@ -331,16 +331,20 @@ final class ClangInstantiations {
 
     /**
      * Whether every instantiation in view of {@code fn} adds an integer at the pointer {@code ptr} (a template
-     * parameter's value, or a member of one): no floating sum, so no atomic to judge. False when none is in view.
+     * parameter's value, or a member of one): no floating sum, so no atomic to judge. False when none is in view. A
+     * pointer with no template parameter of its own (a member of an object of a dependent class) adds the type of the
+     * value {@code value}, as every {@code atomicAdd(T *, T)} does.
      */
-    static boolean integralInEvery(ClangUnit unit, Function fn, ClangNode ptr) {
+    static boolean integralInEvery(ClangUnit unit, Function fn, ClangNode ptr, ClangNode value) {
         if (!ClangTemplates.pattern(fn)) return false;
         Member m = member(unit, ptr);
         String param = m != null ? m.param() : null;
         if (param == null) {
             // a dependent pointer (&out[i] of T *out) has no canonical pointee: the parameter in it
             String type = pointee(ptr);
-            param = type != null ? type.replace("const ", "") : ClangUnit.templateParam(ptr);
+            param = type != null ? type.replace("const ", "") : ClangAtomicCalls.pointerParam(ptr);
+            ClangNode v = strip(value);
+            if (param == null && v != null && v.canon != null) param = v.canon.replace("const ", "");
             if (param == null || !param.matches("type-parameter-0-\\d+")) return false;
         }
         int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
