@@ -216,7 +216,9 @@ public final class Libclang {
      * under {@code !__CUDA_ARCH__}): Clang's wrapper declares them for device code only, so a host function of a .cu
      * file calling {@code min(a, b)} was "no matching function for call to 'min'" (session 42: 18 units of one
      * unseen molecular-dynamics code, which nvcc compiles). Host-only overloads beside the wrapper's device ones, as
-     * Clang's CUDA mode allows overloading on the execution space; only in the host pass numlint parses.
+     * Clang's CUDA mode allows overloading on the execution space; only in the host pass numlint parses. The same for
+     * {@code modf(float, float *)} and {@code sincos(float, float *, float *)} (session 78: a compression library's
+     * host {@code modf(sq, &whole)} was "no matching function", and the integer part it defines went unbounded).
      */
     static final String NVCC_MACROS_TEXT =
             """
@@ -248,6 +250,22 @@ public final class Libclang {
             NUMLINT_HOST_MINMAX(float, double, double)
             NUMLINT_HOST_MINMAX(double, float, double)
             #undef NUMLINT_HOST_MINMAX
+            /* numlint: the host float overloads with float out-parameters that nvcc's math headers give host code and
+               Clang's wrapper gives device code only (a float* is no double*, so no promotion finds the double one).
+               Templates, so that a std::modf brought in by <math.h>, a using-declaration or `using namespace std`
+               wins over them instead of conflicting (numlint's own text). */
+            template <class NumlintHostFloat = void>
+            static inline __host__ float modf(float a, float *i) {
+              double w;
+              float f = (float)::modf((double)a, &w);
+              *i = (float)w;
+              return f;
+            }
+            template <class NumlintHostFloat = void>
+            static inline __host__ void sincos(float a, float *s, float *c) {
+              *s = (float)::sin((double)a);
+              *c = (float)::cos((double)a);
+            }
             #endif
             /* numlint: nvcc's built-in traits of extended lambdas, which CCCL (cuda/std/__functional/invoke.h) tests
                in host code once __NVCC__ and __CUDACC_EXTENDED_LAMBDA__ are defined; Clang has none, and every unit
