@@ -176,6 +176,43 @@ class BuildFlagAnalyzerTest {
     }
 
     /**
+     * Session 79 round B (a texture compressor): the only "test" named was a portability header's {@code #define
+     * isnan(x) _isnan(x)} for another compiler; a directive that defines a test's name is none, the file's real test
+     * is named.
+     */
+    @Test
+    void aDefinitionOfTheTestsNameIsNoTest(@TempDir Path dir) throws Exception {
+        Path src = FIXTURES.resolve("db-make");
+        Files.createDirectories(dir.resolve("build"));
+        for (String f : List.of("Makefile", "scale.cu", "shift.cu", "build/compile_commands.json")) {
+            Files.writeString(dir.resolve(f), Files.readString(src.resolve(f)));
+        }
+        Files.writeString(
+                dir.resolve("host.c"),
+                """
+                #include <math.h>
+                #if defined(_WIN32) && !defined(__GNUC__)
+                #define isnan(x) _isnan(x)
+                #  define isinf(x) (!_finite(x))
+                #endif
+
+                double half(double x)
+                {
+                    if (isnan(x)) return 0.0;
+                    return x * 0.5;
+                }
+                """);
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(only(ctx, "NL006", 14).message()).contains("NaN/inf test at host.c:9:9");
+        // with the definitions alone, no test is named
+        Files.writeString(
+                dir.resolve("host.c"),
+                "#if defined(_MSC_VER)\n#define isnan(x) _isnan(x)\n#endif\ndouble half(double x) { return x / 2; }\n");
+        ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(only(ctx, "NL006", 14).message()).doesNotContain("NaN/inf");
+    }
+
+    /**
      * Session 71 round D (a plugin collection's configure.ac): the flag's description and a long file name made the
      * message end "may fold the NaN/inf test at ...", the place cut off; the description gives way instead.
      */

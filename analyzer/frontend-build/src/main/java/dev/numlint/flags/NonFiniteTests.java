@@ -58,11 +58,22 @@ final class NonFiniteTests {
         return null;
     }
 
-    /** The offset of the first test in {@code code}, or -1. */
+    /**
+     * The offset of the first test in {@code code}, or -1. A name a directive defines or tests is no test: {@code
+     * #define isnan(x) _isnan(x)} (a portability header's stand-in, session 79 round B: the only "test" named, under an
+     * {@code #if} for another compiler, while the file's real tests came later), {@code #undef isnan}, {@code #ifdef}.
+     */
     static int first(String code) {
         Matcher m = TEST.matcher(code);
-        return m.find() ? m.start() : -1;
+        while (m.find()) {
+            int line = code.lastIndexOf('\n', m.start()) + 1;
+            if (!DIRECTIVE_NAME.matcher(code.substring(line, m.start())).matches()) return m.start();
+        }
+        return -1;
     }
+
+    /** The start of a line up to the name a directive defines, removes or tests. */
+    private static final Pattern DIRECTIVE_NAME = Pattern.compile("\\s*#\\s*(?:define|undef|ifdef|ifndef)\\s+");
 
     private static boolean host(Path f) {
         Path n = f.getFileName();
