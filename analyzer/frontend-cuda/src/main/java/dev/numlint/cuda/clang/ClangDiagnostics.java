@@ -149,8 +149,11 @@ final class ClangDiagnostics {
                     // the text of an error in a file outside the tree is not either: it can quote that file (a
                     // system header's computed #include of a macro the tree defines, Eigen's EIGEN_MATRIX_PLUGIN set
                     // to "/etc/passwd", gave "unknown type name 'root'")
+                    // an included file of the tree is named with its line (session 79 round A: a mining code's
+                    // "expected expression" in an included file, which the user had to find)
+                    String included = main ? null : inTree(loc);
                     if (main) first = "line " + ln + ": " + msg;
-                    else if (inTree(loc)) first = "in an included file: " + msg;
+                    else if (included != null) first = "in " + included + ": " + msg;
                     else first = "in a file outside the scanned tree (its text is not quoted)";
                 }
                 unknownType(d, unknown, target);
@@ -235,19 +238,27 @@ final class ClangDiagnostics {
         return ROOT.get();
     }
 
-    /** Whether {@code loc} (its expansion) lies in a file of the scanned tree ({@link #root(Path)}). */
-    private static boolean inTree(CXSourceLocation loc) {
+    /**
+     * The file of the scanned tree ({@link #root(Path)}) that {@code loc} (its expansion) lies in, relative to the
+     * tree's root, and its line ({@code include/cfg.h:12}); null when outside the tree.
+     */
+    private static String inTree(CXSourceLocation loc) {
         Path root = ROOT.get();
-        if (root == null) return false;
+        if (root == null) return null;
         CXFile f = new CXFile();
-        clang_getExpansionLocation(loc, f, (IntPointer) null, (IntPointer) null, (IntPointer) null);
-        if (f.isNull()) return false;
-        String name = clang_getFileName(f).getString();
-        if (name == null || name.isEmpty()) return false;
+        IntPointer line = new IntPointer(1);
         try {
-            return Path.of(name).toRealPath().startsWith(root);
+            clang_getExpansionLocation(loc, f, line, (IntPointer) null, (IntPointer) null);
+            if (f.isNull()) return null;
+            String name = clang_getFileName(f).getString();
+            if (name == null || name.isEmpty()) return null;
+            Path real = Path.of(name).toRealPath();
+            if (!real.startsWith(root)) return null;
+            return root.relativize(real).toString().replace('\\', '/') + ":" + line.get();
         } catch (java.io.IOException | RuntimeException e) {
-            return false;
+            return null;
+        } finally {
+            line.close();
         }
     }
 
