@@ -115,10 +115,27 @@ public final class ClangAtomicCalls {
      */
     private static boolean offset(ClangNode n, int i) {
         if (n.kind == CXCursor_ArraySubscriptExpr) return i == 1;
-        if (n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return false;
-        if (!"+".equals(n.spelling) && !"-".equals(n.spelling)) return false;
+        boolean sum = n.kind == CXCursor_BinaryOperator
+                && n.children.size() == 2
+                && ("+".equals(n.spelling) || "-".equals(n.spelling));
+        // with an operator+ overload in view (a library header's), Clang keeps a dependent p + i as a call of the
+        // unresolved operator: its children are the left operand, the operator's reference and the right operand
+        if (!sum && !(operatorCall(n) && i != 1)) return false;
         ClangNode c = strip(n.children.get(i));
         return c != null && (integral(c.canonKind) || c.canon != null && c.canon.matches(PARAM));
+    }
+
+    /** A call of {@code operator+} or {@code operator-} with its two operands ({@code a + b} of dependent types). */
+    private static boolean operatorCall(ClangNode n) {
+        if (n.kind != CXCursor_CallExpr || n.children.size() != 3) return false;
+        if ("operator+".equals(n.spelling) || "operator-".equals(n.spelling)) return true;
+        String[] name = {null};
+        n.children.get(1).forEach(x -> {
+            if (name[0] == null
+                    && (x.kind == CXCursor_OverloadedDeclRef || x.kind == CXCursor_DeclRefExpr)
+                    && !x.spelling.isEmpty()) name[0] = x.spelling;
+        });
+        return "operator+".equals(name[0]) || "operator-".equals(name[0]);
     }
 
     /** An integer literal, or a constant of an integer type ({@code 1}, {@code -1}, {@code 1u}). */
