@@ -255,6 +255,8 @@ final class ClangGuards {
                 // a statement under a label runs on entry through it; what is before it, maybe not
                 boolean label = ClangSyntax.labelled(p.children.get(k)) != p.children.get(k);
                 ClangNode s = ClangSyntax.labelled(p.children.get(k));
+                String loopExit = label ? null : ClangLoopConditions.exit(unit, s, usr); // while (x > M) x *= .5f;
+                if (loopExit != null) return loopExit;
                 String def =
                         ClangDefinitionGuards.of(unit, new ClangDefinitionGuards.Place(p, k, i, exits), usr, fn, depth);
                 if (def != null) return def.isEmpty() ? null : def;

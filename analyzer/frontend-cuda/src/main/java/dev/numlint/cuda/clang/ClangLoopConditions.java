@@ -51,6 +51,34 @@ final class ClangLoopConditions {
                 + ClangTestSides.sided(test, usr, true);
     }
 
+    /**
+     * The guard a while or do loop's condition is for {@code usr} read after the loop {@code loop}, a statement of the
+     * block before the read: the loop ends only where its test fails (no {@code break} of its own, {@code goto} or
+     * label in its body gives another way out or in; a {@code return} or {@code throw} leaves the function), so the
+     * test is false after it. {@code while (I < -128 || I > 127) I *= 0.5f;} leaves {@code I} in [-128, 127] (session
+     * 79 round D: a DVB receiver's constellation lookup, {@code (s8)I} after the halving loop). Only a test that bounds
+     * both sides by itself: a loop that bounds one side may undo a bound before it, and whether it moves the value
+     * toward its bound is {@link ClangWrapLoops}'s to read. Null when not so.
+     */
+    static String exit(ClangUnit unit, ClangNode loop, ClangGuards.Path usr) {
+        if (loop.kind != CXCursor_WhileStmt && loop.kind != CXCursor_DoStmt) return null;
+        ClangNode test = condition(loop);
+        if (test == null || !ClangGuards.compares(test, usr) || ClangGuards.writes(test, usr)) return null;
+        if (!ClangTestSides.both(test, usr, false) || otherWay(loop, false)) return null;
+        return "the loop's test '" + unit.text(test) + "' (line " + test.line + "), false when the loop ends";
+    }
+
+    /** Whether {@code n} holds a way out of the loop or into it other than its test (a break of its own, a goto). */
+    private static boolean otherWay(ClangNode n, boolean nested) {
+        for (ClangNode c : n.children) {
+            if (c.kind == CXCursor_GotoStmt || c.kind == CXCursor_IndirectGotoStmt || c.kind == CXCursor_LabelStmt)
+                return true;
+            if (c.kind == CXCursor_BreakStmt && !nested) return true;
+            if (otherWay(c, nested || isLoop(c) || c.kind == CXCursor_SwitchStmt)) return true;
+        }
+        return false;
+    }
+
     /** The condition of a while, do or four-part for loop, else null. */
     private static ClangNode condition(ClangNode loop) {
         if (loop.children.isEmpty()) return null;

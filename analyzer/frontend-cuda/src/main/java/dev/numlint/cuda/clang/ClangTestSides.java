@@ -18,6 +18,12 @@ final class ClangTestSides {
         return sides[0] == 1 ? ClangGuards.LOWER_ONLY : sides[0] == 2 ? ClangGuards.UPPER_ONLY : "";
     }
 
+    /** Whether a test that came out {@code holds} bounds {@code usr} on both sides, each by a comparison read. */
+    static boolean both(ClangNode test, ClangGuards.Path usr, boolean holds) {
+        int[] sides = {0};
+        return sides(test, usr, holds, sides) && sides[0] == 3;
+    }
+
     /** Adds to {@code sides} (1 below, 2 above) what {@code test} bounds; false where a comparison is not read. */
     private static boolean sides(ClangNode test, ClangGuards.Path usr, boolean holds, int[] sides) {
         ClangNode t = bare(test);
