@@ -133,6 +133,10 @@ public final class Quote {
             m = next;
         }
         if (m.length() <= limit) return m;
+        // the cut would fall in a second example after "; " ("0 on the GPU; 300 wraps to 44"): it goes whole when what
+        // stays is most of the room (session 79 round C: "... 0 on the ...; 1 more like it at line 506")
+        int second = m.lastIndexOf("; ");
+        if (second > limit / 2 && second <= limit) return m.substring(0, second);
         // the cut would fall in the last clause, a simple one (an example's values: "-69.235 gives 4294967227 on x86,
         // 0 on ..."): it goes whole, when what stays is most of the room (session 74 round B: "0 on ..." hid AArch64)
         int clause = m.lastIndexOf(": ");

@@ -65,6 +65,14 @@ class QuoteTest {
     }
 
     @Test
+    void aSecondExampleGoesWholeRatherThanCut() {
+        // session 79 round C: a run's remark left "... -69.235 gives 187 on x86, 0 on the ...; 1 more like it"
+        String m = "'output_value0': unguarded float to unsigned char (T), nothing bounds 'output_value0' below:"
+                + " -69.235 gives 187 on x86, 0 on the GPU; 300 wraps to 44";
+        assertThat(Quote.fit(m, 132)).endsWith("-69.235 gives 187 on x86, 0 on the GPU");
+    }
+
+    @Test
     void instructionsKeepTheirOpcodeAndTheEndIsCutAtAWord() {
         // session 26's defect 15: "`cvt.f64.f3...`: ... deliberat...", an opcode and a word cut in the middle
         String m = "`cvt.f64.f32 %fd5, %f17`: float math done in double (`div.rn.f64 %fd1, %fd4, %fd5`), rounded"
