@@ -89,7 +89,46 @@ public final class HostMacros {
             Map.entry("emeraldrapids", V4),
             Map.entry("graniterapids", V4),
             Map.entry("znver4", V4),
-            Map.entry("znver5", V4));
+            Map.entry("znver5", V4),
+            // GCC's older names of the same CPUs, which Clang accepts too (session 79 round F: an image library
+            // built with -march=core-avx2 had its AVX2 kernels read as an inactive #if, silently), and the other
+            // 64-bit x86 CPUs both know, each with the extensions its -march enables
+            Map.entry("corei7", V2),
+            Map.entry("corei7-avx", List.of("avx")),
+            Map.entry("core-avx-i", List.of("avx", "f16c")),
+            Map.entry("core-avx2", V3),
+            Map.entry("nocona", List.of("sse3")),
+            Map.entry("k8", List.of("sse2")),
+            Map.entry("opteron", List.of("sse2")),
+            Map.entry("athlon64", List.of("sse2")),
+            Map.entry("athlon-fx", List.of("sse2")),
+            Map.entry("k8-sse3", List.of("sse3")),
+            Map.entry("amdfam10", List.of("sse3", "popcnt")),
+            Map.entry("barcelona", List.of("sse3", "popcnt")),
+            Map.entry("bonnell", List.of("ssse3")),
+            Map.entry("atom", List.of("ssse3")),
+            Map.entry("silvermont", V2),
+            Map.entry("slm", V2),
+            Map.entry("goldmont", V2),
+            Map.entry("goldmont-plus", V2),
+            Map.entry("tremont", V2),
+            Map.entry("btver2", List.of("avx", "f16c", "bmi")),
+            Map.entry("bdver1", List.of("avx")),
+            Map.entry("bdver2", List.of("avx", "fma", "f16c", "bmi")),
+            Map.entry("bdver3", List.of("avx", "fma", "f16c", "bmi")),
+            Map.entry("bdver4", V3),
+            Map.entry("meteorlake", V3),
+            Map.entry("arrowlake", V3),
+            Map.entry("arrowlake-s", V3),
+            Map.entry("lunarlake", V3),
+            Map.entry("pantherlake", V3),
+            Map.entry("gracemont", V3),
+            Map.entry("sierraforest", V3),
+            Map.entry("grandridge", V3),
+            Map.entry("clearwaterforest", V3),
+            Map.entry("graniterapids-d", V4),
+            Map.entry("knl", List.of("avx2", "fma", "bmi", "bmi2", "f16c", "avx512f", "avx512cd")),
+            Map.entry("knm", List.of("avx2", "fma", "bmi", "bmi2", "f16c", "avx512f", "avx512cd")));
 
     /**
      * Whether a host compiler flag ({@code name} without its dashes, {@code value} after its {@code =}, or null) sets

@@ -46,6 +46,9 @@ class HostMacrosTest {
                 HostMacros.defines(List.of("-mavx2"), "gcc"));
         List<String> haswell = HostMacros.defines(List.of("-march=haswell"), "gcc");
         assertTrue(haswell.containsAll(List.of("__FMA__=1", "__BMI2__=1", "__F16C__=1", "__AVX2__=1")));
+        // GCC's older name of the same CPU (session 79 round F: its AVX2 kernels were read as inactive)
+        assertEquals(haswell, HostMacros.defines(List.of("-march=core-avx2"), "gcc"));
+        assertEquals(List.of("-march=core-avx2"), HostMacros.targetFlags(List.of("-march=core-avx2"), true));
         // -mno-avx also turns off what needs AVX
         List<String> off = HostMacros.defines(List.of("-march=haswell", "-mno-avx"), "gcc");
         assertFalse(off.contains("__AVX2__=1") || off.contains("__FMA__=1") || off.contains("__AVX__=1"));
