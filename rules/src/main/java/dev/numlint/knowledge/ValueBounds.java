@@ -221,7 +221,20 @@ public final class ValueBounds {
             return arith('+', arith('*', args.get(0), args.get(1), false), args.get(2), false);
         }
         switch (name) {
-            case "sqrt", "sqrtf", "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd", "cbrt", "cbrtf" -> {
+            case "sqrt",
+                    "sqrtf",
+                    "__fsqrt_rn",
+                    "__fsqrt_rz",
+                    "__fsqrt_ru",
+                    "__fsqrt_rd",
+                    // the double square roots with a rounding mode (session 79 round E: a recurrence-analysis
+                    // library's __dsqrt_rd(D) of a D >= 9 was "nothing bounds it below", its sqrt twin in range)
+                    "__dsqrt_rn",
+                    "__dsqrt_rz",
+                    "__dsqrt_ru",
+                    "__dsqrt_rd",
+                    "cbrt",
+                    "cbrtf" -> {
                 if (args.size() != 1) return null;
                 double[] x = args.get(0);
                 if (name.startsWith("cbrt")) return new double[] {Math.cbrt(x[0]), Math.cbrt(x[1])};

@@ -26,6 +26,15 @@ class ValueBoundsCallsTest {
     }
 
     @Test
+    void squareRootsWithARoundingModeAreSquareRoots() {
+        for (String f : List.of("sqrt", "__fsqrt_rd", "__dsqrt_rn", "__dsqrt_rz", "__dsqrt_ru", "__dsqrt_rd")) {
+            assertThat(ValueBounds.call(f, List.of(new double[] {9, INF})))
+                    .as(f)
+                    .containsExactly(3.0, INF);
+        }
+    }
+
+    @Test
     void anEvenOrFractionalConstantPowerOfAnySignedBaseIsNotNegative() {
         double[] any = {-INF, INF};
         assertThat(ValueBounds.call("pow", List.of(any, point(2)))).containsExactly(0.0, INF);
