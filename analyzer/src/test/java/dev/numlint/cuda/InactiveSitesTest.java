@@ -62,6 +62,33 @@ class InactiveSitesTest {
     }
 
     @Test
+    void functionalCastsAreNamedToo(@TempDir Path dir) throws Exception {
+        // session 79 round F: an image library's NEON kernels under an #if for ARM, uint8_t(clamp(...)) of a float
+        Files.writeString(
+                dir.resolve("resize.cpp"),
+                """
+                #include <cstdint>
+                #if defined(LIB_CPU_ARM) && defined(LIB_HAVE_NEON)
+                uint8_t pixel(float v)
+                {
+                    return uint8_t(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v + 0.5f);
+                }
+                uint8_t index(int k)
+                {
+                    return uint8_t(k & 255);
+                }
+                uint8_t (*convert)(float) = pixel;
+                #endif
+                int active(float x) { return (int)x; }
+                """);
+        List<Notification> n = notices(dir, "resize.cpp");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).message())
+                .startsWith("not analyzed: 1 cast of floating values to unsigned types in preprocessor branches")
+                .contains("at line 5;");
+    }
+
+    @Test
     void deviceSitesAndNothingWithoutThem(@TempDir Path dir) throws Exception {
         Files.writeString(
                 dir.resolve("kernel.cu"),

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * What the preprocessor branches a file's build configuration does not compile hold, of what numlint reports where it
  * is compiled: a float {@code atomicAdd}, an approximate intrinsic ({@code __expf}, {@code __fdividef},
  * {@code rsqrtf}), a cast to an unsigned type of an operand with a floating literal, a floating type or a math call
- * ({@code (uint32_t)(value * scale + .5)}). Their code is not analyzed (the compiler does not compile it either), and
+ * ({@code (uint32_t)(value * scale + .5)}, {@code static_cast<unsigned>(...)}, {@code uint8_t(...)}). Their code is not analyzed (the compiler does not compile it either), and
  * one notice per file says so and where (session 53's evaluation: a WebP codec's MIPS32 and an audio synthesizer's
  * JACK and LADSPA branches held 11 such casts, and nothing in the report said why they had no finding).
  * {@code --all-configurations} analyzes them.
@@ -90,6 +90,15 @@ final class InactiveSites {
                                 || s.startsWith("__fsqrt_"))
                         && next(t, i, CudaLexer.LPAREN)) what = "intrinsic";
                 else if (s.equals("static_cast") && staticCast(t, i, names, floating)) what = "cast";
+                // a functional cast, uint8_t(clamp(0.0f, 255.0f, v)) (session 79 round F: an image library's NEON
+                // kernels, under an #if for ARM, named by no notice)
+                // (not a declarator: uint8_t (*convert)(float))
+                else if (names.unsignedType(s)
+                        && next(t, i, CudaLexer.LPAREN)
+                        && i + 2 < t.size()
+                        && !"*".equals(t.get(i + 2).getText())
+                        && !"&".equals(t.get(i + 2).getText())
+                        && floatingOperand(t, i + 1, floating)) what = "cast";
             } else if (cast(t, i, names, floating)) what = "cast";
             if (what == null || analyzed.test(line) || !seen.add(line + ":" + what)) continue;
             sites.add(line);
