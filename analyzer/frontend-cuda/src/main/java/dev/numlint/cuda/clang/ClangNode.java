@@ -85,27 +85,7 @@ public final class ClangNode {
      * an analysis that reads its factors ({@link ClangConvexWeights}); its operands keep their own parents.
      */
     static ClangNode product(ClangNode a, ClangNode b) {
-        ClangNode n = new ClangNode(
-                org.bytedeco.llvm.global.clang.CXCursor_BinaryOperator,
-                "*",
-                a.type,
-                a.canonKind,
-                a.canon,
-                0,
-                null,
-                a.line,
-                a.column,
-                b.endLine,
-                b.endColumn,
-                a.offset,
-                b.endOffset,
-                null,
-                null,
-                null,
-                null);
-        n.children.add(a);
-        n.children.add(b);
-        return n;
+        return binary("*", a.type, a.canonKind, a.canon, a, b, a, b);
     }
 
     /**
@@ -113,20 +93,33 @@ public final class ClangNode {
      * ClangChecks#checkOp}), located at {@code at}; its operands keep their own parents.
      */
     static ClangNode comparison(String op, ClangNode a, ClangNode b, ClangNode at) {
+        return binary(op, "bool", org.bytedeco.llvm.global.clang.CXType_Bool, "bool", a, b, at, at);
+    }
+
+    /** A synthetic binary operator of operands {@code a} and {@code b}, spanning {@code from} to {@code to}. */
+    private static ClangNode binary(
+            String op,
+            String type,
+            int canonKind,
+            String canon,
+            ClangNode a,
+            ClangNode b,
+            ClangNode from,
+            ClangNode to) {
         ClangNode n = new ClangNode(
                 org.bytedeco.llvm.global.clang.CXCursor_BinaryOperator,
                 op,
-                "bool",
-                org.bytedeco.llvm.global.clang.CXType_Bool,
-                "bool",
+                type,
+                canonKind,
+                canon,
                 0,
                 null,
-                at.line,
-                at.column,
-                at.endLine,
-                at.endColumn,
-                at.offset,
-                at.endOffset,
+                from.line,
+                from.column,
+                to.endLine,
+                to.endColumn,
+                from.offset,
+                to.endOffset,
                 null,
                 null,
                 null,
