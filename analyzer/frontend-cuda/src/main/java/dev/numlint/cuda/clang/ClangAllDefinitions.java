@@ -28,15 +28,13 @@ final class ClangAllDefinitions {
      */
     static double[] hull(ClangUnit unit, ClangUnit.Function fn, String usr, Function<ClangNode, double[]> eval) {
         // a definition that reads the local itself (x = x + 1): unknown here, not a hull of hulls
-        if (!OPEN.get().add(usr)) return null;
+        if (!ClangIntervalMemo.enter(ClangAllDefinitions.class, usr)) return null;
         try {
             return compute(unit, fn, usr, eval);
         } finally {
-            OPEN.get().remove(usr);
+            ClangIntervalMemo.exit(ClangAllDefinitions.class, usr);
         }
     }
-
-    private static final ThreadLocal<java.util.Set<String>> OPEN = ThreadLocal.withInitial(java.util.HashSet::new);
 
     private static double[] compute(
             ClangUnit unit, ClangUnit.Function fn, String usr, Function<ClangNode, double[]> eval) {

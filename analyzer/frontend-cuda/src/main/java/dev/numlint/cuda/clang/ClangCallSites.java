@@ -40,8 +40,6 @@ final class ClangCallSites {
     private Map<String, List<Call>> calls;
     /** The parameter intervals of each candidate, once computed (null entries: unknown). */
     private final Map<String, double[][]> params = new HashMap<>();
-    /** Candidates whose parameter intervals are being computed (a cycle of calls reads unknown). */
-    private final Set<String> computing = new HashSet<>();
     /** Whether the file is a translation unit of its own, asked only when a function qualifies otherwise. */
     private java.util.function.BooleanSupplier compiledAlone = () -> false;
     /** Whether another file of the scan mentions a name (asked only for a program's external functions). */
@@ -68,14 +66,14 @@ final class ClangCallSites {
         String usr = fn.node().usr;
         if (usr == null) return null;
         List<Call> cs = candidates().get(usr);
-        if (cs == null || computing.contains(usr)) return null;
+        if (cs == null) return null;
         double[][] p = params.get(usr);
         if (p == null) {
-            computing.add(usr);
+            if (!ClangIntervalMemo.enter(this, usr)) return null;
             try {
                 p = union(fn, cs);
             } finally {
-                computing.remove(usr);
+                ClangIntervalMemo.exit(this, usr);
             }
             // not kept while an array is taken as never negative (ClangLocalArrays.inductive): it may read one
             if (!ClangLocalArrays.assuming()) params.put(usr, p);

@@ -58,19 +58,21 @@ final class ClangIntervals {
 
     /** The interval of the value of {@code n} in {@code fn}. */
     double[] of(ClangNode n, ClangUnit.Function fn) {
-        return eval(n, fn, DEPTH);
+        return ClangIntervalMemo.query(() -> eval(n, fn, DEPTH));
     }
 
     private double[] eval(ClangNode n, ClangUnit.Function fn, int depth) {
-        if (n == null || depth < 0) return unknown();
+        return n == null || depth < 0 ? unknown() : ClangIntervalMemo.of(n, fn, depth, () -> typed(n, fn, depth));
+    }
+
+    private double[] typed(ClangNode n, ClangUnit.Function fn, int depth) {
         double[] r = raw(n, fn, depth);
         if (Double.isNaN(r[0])) r[0] = -INF;
         if (Double.isNaN(r[1])) r[1] = INF;
         // an integer value outside its type's range wraps or overflows: the whole type
         if (integral(n.canonKind)) {
             double[] t = ValueBounds.ofInteger(bytes(n.canonKind), unsignedKind(n.canonKind));
-            // but signed arithmetic that overflows is undefined, and compilers assume it does not: 2 * w + 1 for w >= 2
-            // is at least 5, not any int (session 76 round D: an image library's window of half-width at least 2)
+            // signed overflow is undefined, compilers assume none: 2 * w + 1, w >= 2, is at least 5 (session 76)
             if (t != null && signedArithmetic(n) && r[0] <= t[1] && r[1] >= t[0])
                 return new double[] {Math.max(r[0], t[0]), Math.min(r[1], t[1])};
             if (t != null && (r[0] < t[0] || r[1] > t[1])) return t;
@@ -525,9 +527,8 @@ final class ClangIntervals {
                 if (def != null) return eval(def, fn, depth - 1);
                 if (declares(st, usr)) return null; // declared without an initializer
                 // both branches of an if end with a definition, or with what the statements before their end leave
-                // (h = fmodf(h, 360); if (h < 0) h += 360; h /= 60;); a do-while body ends with a definition (it runs
-                // once at least)
-                // (an if that writes nothing of it is read past, not once per branch: that doubled the work per if)
+                // (h = fmodf(h, 360); if (h < 0) h += 360; h /= 60;); a do-while body ends with one (it runs once at
+                // least); an if that writes nothing of it is read past, not once per branch (that doubled the work)
                 if (st.kind == CXCursor_IfStmt
                         && st.children.size() == 3
                         && !writesIn(st.children.get(0), usr)

@@ -75,10 +75,11 @@ final class ClangStores {
         if (known != null) return known.orElse(null);
         Set<String> open = inProgress.get();
         int[] cycles = cyclesSeen.get();
-        if (!open.add(key)) {
+        if (!ClangIntervalMemo.enter(this, key)) {
             cycles[0]++; // a store of it computed from itself: unknown here
             return null;
         }
+        open.add(key);
         int before = cycles[0];
         try {
             Stored s = compute(key, ref.spelling);
@@ -90,6 +91,7 @@ final class ClangStores {
             return s;
         } finally {
             open.remove(key);
+            ClangIntervalMemo.exit(this, key);
         }
     }
 

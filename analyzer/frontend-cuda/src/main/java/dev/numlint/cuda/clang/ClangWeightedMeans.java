@@ -60,16 +60,13 @@ final class ClangWeightedMeans {
             return null;
         // the values' interval is asked of the unit: a value that reaches this mean again (sum += sum / norm * w)
         // must not ask it once more (session 69: a stack overflow on two real trees before this guard)
-        if (!ACCUMULATING.get().add(div)) return null;
+        if (!ClangIntervalMemo.enter(ClangWeightedMeans.class, div)) return null;
         try {
             return accumulatedMean(unit, div, fn);
         } finally {
-            ACCUMULATING.get().remove(div);
+            ClangIntervalMemo.exit(ClangWeightedMeans.class, div);
         }
     }
-
-    private static final ThreadLocal<java.util.Set<ClangNode>> ACCUMULATING =
-            ThreadLocal.withInitial(() -> java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
 
     private static double[] accumulatedMean(ClangUnit unit, ClangNode div, ClangUnit.Function fn) {
         ClangNode s = strip(div.children.get(0));
