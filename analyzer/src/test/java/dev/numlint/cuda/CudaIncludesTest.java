@@ -61,6 +61,28 @@ class CudaIncludesTest {
     }
 
     @Test
+    void aTemplateFileItsHeaderIncludesUnderGnuCxxIsReadThroughTheHeaderNotAlone(@TempDir Path dir) throws Exception {
+        // a C++ library's pattern (session 80 round H, an integration package): the header includes the members'
+        // definitions at its end when a macro that __GNUG__ (GCC and Clang in C++) defines is set
+        Files.writeString(dir.resolve("templist.h"), "#ifdef __GNUG__\n#define TEMPLATEINCLUDE\n#endif\n");
+        Files.writeString(
+                dir.resolve("grid.h"),
+                "#ifndef GRID_H\n#define GRID_H\ntemplate <class T> struct Grid { unsigned cell(T x); };\n"
+                        + "#include \"templist.h\"\n#ifdef TEMPLATEINCLUDE\n#include \"grid.tpp\"\n#endif\n#endif\n");
+        Files.writeString(
+                dir.resolve("grid.tpp"),
+                "#include \"grid.h\"\ntemplate <class T> unsigned Grid<T>::cell(T x) { return (unsigned)(x * 8); }\n");
+        Files.writeString(
+                dir.resolve("main.cpp"),
+                "#include \"grid.h\"\nunsigned at(double x) { Grid<double> g; return g.cell(x); }\n");
+        TestScanContext ctx = scan(dir, BuildContext.defaults());
+        assertThat(ctx.notifications())
+                .as("grid.tpp is read through grid.h, not on its own (where it redefines Grid's member)")
+                .noneMatch(n -> n.id().equals("header-alone") || n.id().equals("clang-error"));
+        assertThat(ctx.hits()).containsExactly(new InlineExpectations.Hit("grid.tpp", 2, "NL001"));
+    }
+
+    @Test
     void anIncludeNoDirectoryHoldsReadsTheOneFileOfTheTreeByThatNameAndSaysSo(@TempDir Path dir) throws Exception {
         // a CMake project whose sources include "x.hcu" from a sibling include/ directory the scan cannot evaluate
         Files.createDirectories(dir.resolve("src"));

@@ -61,6 +61,9 @@ final class Preprocessor {
             // max_align_t long double' read as a pre-C11 compiler made a long double that the build never declares)
             Map.entry("__STDC_VERSION__", 201710L),
             Map.entry("__GNUC__", 12L),
+            // C++ only, as GCC and Clang define it (session 80 round H: an integration package's headers include
+            // their template definitions under '#ifdef __GNUG__', which read as undefined left them to be read alone)
+            Map.entry("__GNUG__", 12L),
             Map.entry("__CUDACC_RTC__", 0L));
 
     /** Predefined macros of nvcc's CUDA pass that the host compiler does not define. */
@@ -70,8 +73,14 @@ final class Preprocessor {
     /** Predefined macros of C that C++ and nvcc's passes do not define. */
     private static final Set<String> NOT_CUDA = Set.of("__STDC_VERSION__");
 
-    private static final Set<String> C_ONLY =
-            Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__cplusplus", "__CUDA_ARCH__", "__CUDA_ARCH_LIST__");
+    private static final Set<String> C_ONLY = Set.of(
+            "__CUDACC__",
+            "__NVCC__",
+            "__CUDACC_RTC__",
+            "__cplusplus",
+            "__GNUG__",
+            "__CUDA_ARCH__",
+            "__CUDA_ARCH_LIST__");
 
     /** The language a file is compiled as: decides which predefined macros exist. */
     enum Dialect {
