@@ -374,6 +374,33 @@ class BuildFlagAnalyzerTest {
      * the PTX layer's nvcc), whether the directory is joined to -I or the next word; -march there stays the host
      * part's.
      */
+    /**
+     * nvcc takes an include directory written in double quotes inside its argument ({@code -I"/abs/include"}, as a
+     * CMake custom command passes it through, session 80 round G): it strips them, and so does the scan; g++ does not
+     * (it looks for a directory named with the quotes), and neither does the scan for it.
+     */
+    @Test
+    void nvccsQuotedIncludeDirectoryIsTheDirectoryGccsIsNot(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("include"));
+        Files.writeString(dir.resolve("include/type.h"), "typedef float fp_t;\n");
+        Files.writeString(dir.resolve("k.cu"), "#include \"type.h\"\n");
+        Files.writeString(dir.resolve("h.cpp"), "#include \"type.h\"\n");
+        String inc = dir.resolve("include").toString().replace("\\", "/");
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                """
+                [
+                  {"directory": "%1$s", "file": "k.cu", "arguments": ["nvcc", "-I\\"%2$s\\"", "-c", "k.cu"]},
+                  {"directory": "%1$s", "file": "h.cpp", "arguments": ["g++", "-I\\"%2$s\\"", "-c", "h.cpp"]}
+                ]
+                """
+                        .formatted(dir.toString().replace("\\", "/"), inc));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        Path include = dir.resolve("include").toAbsolutePath().normalize();
+        assertThat(ctx.buildContext(dir.resolve("k.cu")).includePaths()).contains(include);
+        assertThat(ctx.buildContext(dir.resolve("h.cpp")).includePaths()).doesNotContain(include);
+    }
+
     @Test
     void preprocessorFlagsInsideCompilerOptionsApplyToTheWholeUnit(@TempDir Path dir) throws IOException {
         Files.createDirectories(dir.resolve("common"));

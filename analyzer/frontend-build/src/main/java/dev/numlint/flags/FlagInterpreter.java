@@ -554,7 +554,8 @@ final class FlagInterpreter {
     /** The directory of a -I / -isystem / --include-path entry, else null. */
     static String includeOf(FlagEntry e) {
         String n = e.name();
-        String v = e.value();
+        String v = nvccUnquoted(e, e.value());
+        if (n.startsWith("I") && n.length() > 1 && v == null) return nvccUnquoted(e, n.substring(1));
         if (n.equals("I")
                 || n.equals("include-path")
                 || n.equals("isystem")
@@ -564,6 +565,18 @@ final class FlagInterpreter {
         if (n.startsWith("isystem") && n.length() > 7) return n.substring(7) + (v != null ? "=" + v : "");
         if (n.startsWith("I") && n.length() > 1) return n.substring(1) + (v != null ? "=" + v : "");
         return null;
+    }
+
+    /**
+     * A path nvcc reads in double quotes inside its argument ({@code -I"/abs/include"}, as a CMake custom command
+     * passes it: session 80 round G, an SVD code whose 14 units lost their include directories): nvcc strips the
+     * quotes; a host compiler does not, and the path stays as written.
+     */
+    private static String nvccUnquoted(FlagEntry e, String v) {
+        boolean nvcc = e.origin() != null && e.origin().lang() == FlagTok.Lang.CUDA;
+        return nvcc && v != null && v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")
+                ? v.substring(1, v.length() - 1)
+                : v;
     }
 
     private static void record(BuildContext ctx, FlagEntry e) {
