@@ -15,10 +15,11 @@ import java.util.function.Supplier;
  * {@code cvtcolor_compute.hpp}) ran past their 20 s budget, 120 functions not analyzed, and took minutes without it.
  *
  * <p>The memo gives the answer evaluation gives: an interval is kept only where it depends on nothing but its node,
- * function, depth and the guards it met. Not while parameters or a receiver are bound ({@link ClangIntervals#binding}) or a local array
- * is assumed non-negative ({@link ClangLocalArrays#assuming}). Where a cycle guard ({@link #enter}: a definition
- * that reads itself, a field stored from itself, a mean of its own sum, a call cycle) opened above an evaluation cut it
- * short below, what it gave depends on that guard being open: it is used again only while that opening lasts.
+ * function, depth and the guards it met. Nothing is kept while parameters or a receiver are bound
+ * ({@link ClangIntervals#binding}) or a local array is assumed non-negative ({@link ClangLocalArrays#assuming}). Where
+ * a cycle guard ({@link #enter}: a definition that reads itself, a field stored from itself, a mean of its own sum, a
+ * call cycle) opened above an evaluation cut it short below, what it gave depends on that guard being open: it is used
+ * again only while that opening lasts.
  */
 final class ClangIntervalMemo {
     /** An interval kept, and the guard it depends on: its level and the serial of that opening, or level -1. */
