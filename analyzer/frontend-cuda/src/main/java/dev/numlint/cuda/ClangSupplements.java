@@ -301,7 +301,8 @@ final class ClangSupplements {
                 bytes,
                 fe.toolkit(),
                 bc == null ? List.of() : bc.includePaths(),
-                file.toAbsolutePath().getParent());
+                file.toAbsolutePath().getParent(),
+                unit.stubsRead());
         if (sink instanceof SourceCache.Recording r) r.undefinedTypes(undefined);
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
         // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the

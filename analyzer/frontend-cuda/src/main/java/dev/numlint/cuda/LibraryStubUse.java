@@ -18,17 +18,23 @@ import java.util.TreeSet;
  * The files of a scan whose CUDA library headers ({@code <curand_kernel.h>}, {@code <cublas_v2.h>}, {@code
  * <cudnn.h>}, {@code <cufft.h>}) neither the toolkit nor the file's include paths hold, so that Clang read numlint's
  * declarations of the library instead ({@link LibraryStubs}); one notice per library at the end of the scan. Told from
- * the file's own {@code #include} lines: a library header reached through a project header is not named.
+ * the file's own {@code #include} lines that the parse read (not one in a branch the build's macros leave out): a
+ * library header reached through a project header is not named.
  */
 final class LibraryStubUse {
     private final Map<String, Set<String>> files = new TreeMap<>();
 
-    /** Notes the libraries {@code text} (the file {@code rel}) includes and no folder of {@code dirs} holds. */
-    void note(String rel, byte[] text, Path toolkit, List<Path> includePaths, Path folder) {
+    /**
+     * Notes the libraries {@code text} (the file {@code rel}) includes and no folder of {@code dirs} holds, of those
+     * whose declarations its parse read ({@code read}: indexes in {@link LibraryStubs#LIBRARIES}; null: not known).
+     */
+    void note(String rel, byte[] text, Path toolkit, List<Path> includePaths, Path folder, List<Integer> read) {
         List<Path> dirs = new ArrayList<>(toolkitIncludes(toolkit));
         dirs.addAll(includePaths);
         if (folder != null) dirs.add(folder);
         for (LibraryStubs.Library l : LibraryStubs.stubbed(text, dirs)) {
+            // an include the preprocessor skipped (#if USE_CUBLAS with -DUSE_CUBLAS=0)
+            if (read != null && !read.contains(LibraryStubs.LIBRARIES.indexOf(l))) continue;
             synchronized (files) {
                 files.computeIfAbsent(l.name(), k -> new TreeSet<>()).add(rel);
             }

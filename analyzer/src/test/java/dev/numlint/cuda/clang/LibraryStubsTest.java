@@ -104,6 +104,48 @@ class LibraryStubsTest {
                 .containsExactly("cuRAND");
     }
 
+    /**
+     * The libraries whose declarations a parse read, for the scan's notice: not one whose include the preprocessor
+     * skips (session 80 round G, a CNN code built with {@code -DUSE_CUBLAS=0} was said to use numlint's cuBLAS).
+     */
+    @Test
+    void anIncludeThePreprocessorSkipsReadsNoDeclarations() throws Exception {
+        ClangUnit u = parse(
+                "skip.cu",
+                """
+                #ifndef USE_CUBLAS
+                #define USE_CUBLAS 1
+                #endif
+                #if USE_CUBLAS
+                #include <cublas_v2.h>
+                #endif
+                #include <curand_kernel.h>
+                __global__ void k(curandState *s, float *o) { o[threadIdx.x] = curand_uniform(&s[threadIdx.x]); }
+                """,
+                ClangFrontEnd.Language.CUDA,
+                BuildContext.defaults().addDefine("USE_CUBLAS=0"));
+        assertThat(u.errors()).as("first error: %s", u.firstError()).isZero();
+        assertThat(u.stubsRead()).containsExactly(index("cuRAND"));
+        ClangUnit both = parse(
+                "both.cu",
+                "#include <cublas_v2.h>\n#include <curand_kernel.h>\n",
+                ClangFrontEnd.Language.CUDA,
+                BuildContext.defaults());
+        assertThat(both.stubsRead()).containsExactly(index("cuRAND"), index("cuBLAS"));
+        ClangUnit none = parse(
+                "none.cu",
+                "__global__ void k(float *o) { o[0] = 1.f; }\n",
+                ClangFrontEnd.Language.CUDA,
+                BuildContext.defaults());
+        assertThat(none.stubsRead()).as("a file that names no library header").isNull();
+    }
+
+    private static int index(String library) {
+        for (int i = 0; i < LibraryStubs.LIBRARIES.size(); i++)
+            if (LibraryStubs.LIBRARIES.get(i).name().equals(library)) return i;
+        throw new AssertionError(library);
+    }
+
     @Test
     void theHeadersAreExtractedIntoAFolderNamedByTheirContent() throws Exception {
         Path stubs = Libclang.stubHeaders(dir.resolve("cache"));

@@ -51,9 +51,37 @@ final class ClangDiagnostics {
      */
     static final String INACTIVE = "?";
 
+    /**
+     * The key of the CUDA libraries whose numlint declarations ({@link LibraryStubs}) the parse read, among the
+     * unknown type names: their indexes in {@link LibraryStubs#LIBRARIES}; absent where the file's text names none of
+     * their headers ({@link #stubsRead}).
+     */
+    static final String STUBS = "*";
+
     /** Whether {@code key} of the unknown type names is one of this class's own keys, not a name. */
     static boolean ownKey(String key) {
-        return key.equals(ERRORS) || key.equals(INACTIVE);
+        return key.equals(ERRORS) || key.equals(INACTIVE) || key.equals(STUBS);
+    }
+
+    /**
+     * Adds to {@code types}, under {@link #STUBS}, the libraries whose numlint headers the parse {@code tu} read, when
+     * {@code text} (the file's own) names a header of one: an {@code #include <cublas_v2.h>} that the preprocessor
+     * skipped ({@code #if USE_CUBLAS} with {@code -DUSE_CUBLAS=0}) reads none.
+     */
+    static void stubsRead(CXTranslationUnit tu, byte[] text, Map<String, List<Integer>> types) {
+        if (text == null || LibraryStubs.stubbed(text, List.of()).isEmpty()) return;
+        java.util.TreeSet<Integer> read = new java.util.TreeSet<>();
+        for (CXFile f : new ClangIncludes.Inclusions(tu).files()) {
+            Path p = Path.of(clang_getFileName(f).getString());
+            if (p.getParent() == null || !p.getParent().getFileName().toString().startsWith("libraries-")) continue;
+            for (int i = 0; i < LibraryStubs.LIBRARIES.size(); i++) {
+                if (LibraryStubs.LIBRARIES
+                        .get(i)
+                        .headers()
+                        .contains(p.getFileName().toString())) read.add(i);
+            }
+        }
+        types.put(STUBS, List.copyOf(read));
     }
 
     /** {@link ClangUnit#undefinedTypes()} of {@code unit}, whose unknown type names are {@code unknownTypes}. */

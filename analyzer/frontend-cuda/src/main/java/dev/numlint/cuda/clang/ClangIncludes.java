@@ -46,6 +46,11 @@ public final class ClangIncludes {
             }
         }
 
+        /** The files the parse included, the main file first. */
+        java.util.List<org.bytedeco.llvm.clang.CXFile> files() {
+            return files;
+        }
+
         /** Whether the parse included {@code f} (the main file is among the inclusions, at depth 0). */
         boolean contains(org.bytedeco.llvm.clang.CXFile f) {
             if (f == null || f.isNull()) return false;

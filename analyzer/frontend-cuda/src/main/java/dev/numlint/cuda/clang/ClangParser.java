@@ -258,6 +258,7 @@ public final class ClangParser {
         }
         ClangDiagnostics.Diag d = ClangDiagnostics.of(tu, targetFile, ownErrors);
         if (target == null) ClangDiagnostics.inactive(tu, clang_getFile(tu, file.toString()), d.unknownTypes());
+        ClangDiagnostics.stubsRead(tu, unitText, d.unknownTypes());
         ClangWalker w = new ClangWalker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
         w.cuda = cuda;
         w.target = target != null;
@@ -327,6 +328,7 @@ public final class ClangParser {
             explicitInstantiations(text, w);
             explicitInstantiations(fileText, w);
             ClangDiagnostics.Diag d = diags.get(h);
+            ClangDiagnostics.stubsRead(tu, text, d.unknownTypes());
             ClangUnit u = new ClangUnit(h, w.top, w.templateArgs, d.errors(), d.first(), 0, each, text);
             u.withUnknownTypes(d.unknownTypes()).withMemberConstants(w.memberConstants);
             out.put(h, ClangHeaderHelpers.with(u, w.helpers.kinds));

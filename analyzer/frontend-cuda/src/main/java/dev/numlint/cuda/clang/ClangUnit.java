@@ -198,6 +198,11 @@ public final class ClangUnit {
         return unknownTypes.getOrDefault(ClangDiagnostics.INACTIVE, List.of());
     }
 
+    /** The libraries whose numlint declarations the parse read, by index in LibraryStubs.LIBRARIES, or null. */
+    public List<Integer> stubsRead() {
+        return unknownTypes.get(ClangDiagnostics.STUBS);
+    }
+
     /** The lines of this file Clang's errors are located on (their expansion), in the order reported. */
     public List<Integer> errorLines() {
         return unknownTypes.getOrDefault(ClangDiagnostics.ERRORS, List.of());
