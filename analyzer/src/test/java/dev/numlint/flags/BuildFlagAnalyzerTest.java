@@ -369,12 +369,6 @@ class BuildFlagAnalyzerTest {
     }
 
     /**
-     * nvcc preprocesses a .cu with the host compiler for its device pass too, so -I and -D inside -Xcompiler /
-     * --compiler-options reach device code ('nvcc -dryrun'): they are the unit's include paths and defines (Clang's and
-     * the PTX layer's nvcc), whether the directory is joined to -I or the next word; -march there stays the host
-     * part's.
-     */
-    /**
      * nvcc takes an include directory written in double quotes inside its argument ({@code -I"/abs/include"}, as a
      * CMake custom command passes it through, session 80 round G): it strips them, and so does the scan; g++ does not
      * (it looks for a directory named with the quotes), and neither does the scan for it.
@@ -401,6 +395,12 @@ class BuildFlagAnalyzerTest {
         assertThat(ctx.buildContext(dir.resolve("h.cpp")).includePaths()).doesNotContain(include);
     }
 
+    /**
+     * nvcc preprocesses a .cu with the host compiler for its device pass too, so -I and -D inside -Xcompiler /
+     * --compiler-options reach device code ('nvcc -dryrun'): they are the unit's include paths and defines (Clang's and
+     * the PTX layer's nvcc), whether the directory is joined to -I or the next word; -march there stays the host
+     * part's.
+     */
     @Test
     void preprocessorFlagsInsideCompilerOptionsApplyToTheWholeUnit(@TempDir Path dir) throws IOException {
         Files.createDirectories(dir.resolve("common"));

@@ -553,9 +553,12 @@ final class FlagInterpreter {
 
     /** The directory of a -I / -isystem / --include-path entry, else null. */
     static String includeOf(FlagEntry e) {
+        return nvccUnquoted(e, written(e));
+    }
+
+    private static String written(FlagEntry e) {
         String n = e.name();
-        String v = nvccUnquoted(e, e.value());
-        if (n.startsWith("I") && n.length() > 1 && v == null) return nvccUnquoted(e, n.substring(1));
+        String v = e.value();
         if (n.equals("I")
                 || n.equals("include-path")
                 || n.equals("isystem")
