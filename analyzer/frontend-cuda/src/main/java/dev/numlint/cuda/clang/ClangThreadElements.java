@@ -29,9 +29,11 @@ final class ClangThreadElements {
     private static final Pattern BUILT_IN = Pattern.compile("(threadIdx|blockIdx|blockDim|gridDim)\\.([xyz])");
     private static final String[] DIMS = {"x", "y", "z"};
     private static final int DEPTH = 8;
+    /** The depth with digits: an index built from four digits through locals nests deeper (session 80 round G). */
+    private static final int DIGITS_DEPTH = 24;
 
     /** The pointer and the index an atomic adds at, as polynomials. */
-    private record Target(String base, Poly index, String text) {}
+    record Target(String base, Poly index, String text) {}
 
     /** An upper bound {@code x < bound} that holds where the add runs. */
     private record Bound(Poly x, Poly bound) {}
@@ -43,7 +45,13 @@ final class ClangThreadElements {
     static String distinct(ClangUnit unit, ClangUnit.Atomic a) {
         ClangUnit.Function fn = a.in();
         if (fn == null || !kernel(fn) || a.name().startsWith("atomicCAS") || inLoop(a.node(), fn.node())) return null;
-        Target t = target(unit, fn, a.node());
+        String affine = affine(unit, fn, a);
+        return affine != null ? affine : ClangThreadDigits.distinct(unit, fn, a);
+    }
+
+    /** Why {@code a} adds into its own thread's element by an affine index of the global indices, or null. */
+    private static String affine(ClangUnit unit, ClangUnit.Function fn, ClangUnit.Atomic a) {
+        Target t = target(unit, fn, a.node(), null);
         if (t == null) return null;
         // the other adds into the same pointer: at the same index, or at a constant offset from it (the components
         // of a thread's own vertex, idx * 3 + 0, idx * 3 + 1, idx * 3 + 2: session 66 round A, a cloth solver)
@@ -51,7 +59,7 @@ final class ClangThreadElements {
         long highest = 0;
         for (ClangUnit.Atomic other : unit.atomics()) {
             if (other == a || other.in() == null || other.in().node() != fn.node()) continue;
-            Target o = target(unit, fn, other.node());
+            Target o = target(unit, fn, other.node(), null);
             if (o == null) return null; // an add the analysis cannot place may be into the same memory
             if (!o.base.equals(t.base) || o.index.terms.equals(t.index.terms)) continue;
             Poly offset = o.index.plus(t.index, -1);
@@ -109,8 +117,11 @@ final class ClangThreadElements {
         return label[0];
     }
 
-    /** The pointer parameter and index that the atomic call {@code call} adds at, or null. */
-    private static Target target(ClangUnit unit, ClangUnit.Function fn, ClangNode call) {
+    /**
+     * The pointer parameter and index that the atomic call {@code call} adds at, or null; {@code digits}, when not
+     * null, reads divisions of the thread's index and locals assigned more than once (see {@link ClangThreadDigits}).
+     */
+    static Target target(ClangUnit unit, ClangUnit.Function fn, ClangNode call, ClangThreadDigits digits) {
         List<ClangNode> args = arguments(call);
         if (args.isEmpty()) return null;
         ClangNode p = strip(args.get(0));
@@ -129,7 +140,7 @@ final class ClangThreadElements {
         }
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
         if (!parameter(fn, base.refUsr) || ClangStepBounds.writes(fn.node(), base.refUsr) != 0) return null;
-        Poly e = poly(unit, fn, index, 0);
+        Poly e = poly(unit, fn, index, 0, digits);
         return e == null
                 ? null
                 : new Target(
@@ -138,7 +149,7 @@ final class ClangThreadElements {
                         unit.text(strip(index)).replaceAll("\\s+", " ").trim());
     }
 
-    private static boolean parameter(ClangUnit.Function fn, String usr) {
+    static boolean parameter(ClangUnit.Function fn, String usr) {
         for (ClangNode c : fn.node().children) if (c.kind == CXCursor_ParmDecl && usr.equals(c.usr)) return true;
         return false;
     }
@@ -149,12 +160,17 @@ final class ClangThreadElements {
      * writes after them; null when not such.
      */
     private static Poly poly(ClangUnit unit, ClangUnit.Function fn, ClangNode e, int depth) {
+        return poly(unit, fn, e, depth, null);
+    }
+
+    /** {@link #poly(ClangUnit, ClangUnit.Function, ClangNode, int)}, with {@code digits}' symbols when not null. */
+    static Poly poly(ClangUnit unit, ClangUnit.Function fn, ClangNode e, int depth, ClangThreadDigits digits) {
         ClangNode s = strip(e);
-        if (s == null || depth > DEPTH) return null;
+        if (s == null || depth > (digits == null ? DEPTH : DIGITS_DEPTH)) return null;
         if (isExplicitCast(s)) {
             ClangNode op = operandOf(s);
             return op != null && integral(s.canonKind) && strip(op) != null && integral(strip(op).canonKind)
-                    ? poly(unit, fn, op, depth + 1)
+                    ? poly(unit, fn, op, depth + 1, digits)
                     : null;
         }
         // a built-in index: a pseudo-object member to Clang, unsigned int
@@ -178,20 +194,24 @@ final class ClangThreadElements {
             switch (s.kind) {
                 case CXCursor_BinaryOperator -> {
                     if (s.children.size() != 2) return null;
-                    Poly a = poly(unit, fn, s.children.get(0), depth + 1);
-                    Poly b = a == null ? null : poly(unit, fn, s.children.get(1), depth + 1);
-                    return b == null ? null : Poly.binary(s.spelling, a, b);
+                    Poly a = poly(unit, fn, s.children.get(0), depth + 1, digits);
+                    Poly b = a == null ? null : poly(unit, fn, s.children.get(1), depth + 1, digits);
+                    if (b == null) return null;
+                    if (digits != null && (s.spelling.equals("/") || s.spelling.equals("%")))
+                        return digits.divide(a, b, s.spelling);
+                    return Poly.binary(s.spelling, a, b);
                 }
                 case CXCursor_UnaryOperator -> {
                     if (s.children.size() != 1) return null;
-                    Poly a = poly(unit, fn, s.children.get(0), depth + 1);
+                    Poly a = poly(unit, fn, s.children.get(0), depth + 1, digits);
                     return a == null ? null : Poly.unary(s.spelling, a);
                 }
                 case CXCursor_DeclRefExpr -> {
-                    return variable(unit, fn, s.refUsr, depth);
+                    Poly v = variable(unit, fn, s.refUsr, depth, digits);
+                    return v != null || digits == null ? v : digits.bounded(s, depth);
                 }
                 case CXCursor_CallExpr -> {
-                    return inlined(unit, fn, s, depth);
+                    return inlined(unit, fn, s, depth, digits);
                 }
                 default -> {
                     return null;
@@ -207,7 +227,8 @@ final class ClangThreadElements {
      * ({@code IX(i, j, N)} returning {@code i + (N + 2) * j}: session 70 round A, a fluid solver's splat kernel):
      * {@code e} with each parameter replaced by its argument's polynomial; else null.
      */
-    private static Poly inlined(ClangUnit unit, ClangUnit.Function fn, ClangNode call, int depth) {
+    private static Poly inlined(
+            ClangUnit unit, ClangUnit.Function fn, ClangNode call, int depth, ClangThreadDigits digits) {
         List<ClangNode> args = arguments(call);
         ClangUnit.Function f = ClangReferenceClamps.definition(unit, callee(call), args.size());
         if (f == null || f.node() == fn.node()) return null;
@@ -221,7 +242,7 @@ final class ClangThreadElements {
         List<ClangNode> params = ClangCallSites.parameters(f.node());
         Map<String, Poly> bind = new java.util.HashMap<>();
         for (int k = 0; k < params.size(); k++) {
-            Poly a = poly(unit, fn, args.get(k), depth + 1);
+            Poly a = poly(unit, fn, args.get(k), depth + 1, digits);
             if (a == null || params.get(k).usr == null) return null;
             bind.put(params.get(k).usr, a);
         }
@@ -231,8 +252,10 @@ final class ClangThreadElements {
         return e.substitute(bind);
     }
 
-    private static Poly variable(ClangUnit unit, ClangUnit.Function fn, String usr, int depth) {
-        if (usr == null || ClangStepBounds.writes(fn.node(), usr) != 0) return null;
+    private static Poly variable(
+            ClangUnit unit, ClangUnit.Function fn, String usr, int depth, ClangThreadDigits digits) {
+        if (usr == null) return null;
+        if (ClangStepBounds.writes(fn.node(), usr) != 0) return digits == null ? null : digits.assigned(usr, depth);
         if (parameter(fn, usr)) return Poly.symbol(usr);
         ClangNode[] decl = new ClangNode[1];
         int[] count = new int[1];
@@ -246,7 +269,12 @@ final class ClangThreadElements {
         if (count[0] != 1 || d.children.isEmpty() || d.type.contains("&") || d.type.contains("static")) return null;
         ClangNode init = d.children.get(d.children.size() - 1);
         if (!clang_isExpressionKind(init.kind)) return null;
-        return poly(unit, fn, init, depth + 1);
+        if (digits == null) return poly(unit, fn, init, depth + 1, null);
+        Poly known = digits.local(usr);
+        if (known != null) return known;
+        Poly p = poly(unit, fn, init, depth + 1, digits);
+        digits.local(usr, p);
+        return p;
     }
 
     /**
@@ -273,12 +301,12 @@ final class ClangThreadElements {
         return out;
     }
 
-    private static Poly global(String d) {
+    static Poly global(String d) {
         return Poly.symbol("B." + d).times(Poly.symbol("D." + d)).plus(Poly.symbol("T." + d), 1);
     }
 
     /** The dimensions whose thread or block index the kernel reads anywhere. */
-    private static List<String> readDims(ClangUnit unit, ClangUnit.Function fn) {
+    static List<String> readDims(ClangUnit unit, ClangUnit.Function fn) {
         List<String> out = new ArrayList<>();
         Matcher m =
                 Pattern.compile("\\b(threadIdx|blockIdx)\\s*\\.\\s*([xyz])\\b").matcher(unit.text(fn.node()));
