@@ -277,6 +277,20 @@ public final class ValueBounds {
                 // a base in [0, b] to a power in [0, e]: at most max(1, b^e) (a gamma curve of a value in [0, 1]
                 // stays in [0, 1]; pow(0, 0) is 1)
                 double[] base = args.get(0), exp = args.get(1);
+                if (exp[0] < 0 && base[0] >= 1) {
+                    // a base of at least 1: increasing in the power, monotone in the base for each power, so the
+                    // corners bound it; pow(10, -abs(v) / 200.0) is in (0, 1] (session 81 round J: a synthesizer's
+                    // tremolo depth 256 * (1.0 - level) "wrapped" a short)
+                    double lo = INF, hi = -INF;
+                    for (double b0 : base)
+                        for (double e0 : exp) {
+                            double v = Math.pow(b0, e0);
+                            if (Double.isNaN(v)) return new double[] {0, INF};
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                    return new double[] {lo, hi};
+                }
                 if (exp[0] < 0) return new double[] {0, INF};
                 if (base[1] <= 1) return new double[] {0, 1};
                 double hi = Math.pow(base[1], exp[1]);

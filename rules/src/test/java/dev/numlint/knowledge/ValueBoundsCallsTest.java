@@ -42,6 +42,14 @@ class ValueBoundsCallsTest {
         // an odd power keeps the base's sign; a power not known to be constant, nothing known
         assertThat(ValueBounds.call("pow", List.of(any, point(3)))).isNull();
         assertThat(ValueBounds.call("pow", List.of(any, new double[] {2, 4}))).isNull();
+        // a base of at least 1 to a power that is not positive: in (0, 1]; the corners of a box of both
+        assertThat(ValueBounds.call("pow", List.of(point(10), new double[] {-INF, 0})))
+                .containsExactly(0.0, 1.0);
+        assertThat(ValueBounds.call("pow", List.of(new double[] {2, 4}, new double[] {-1, 2})))
+                .containsExactly(0.25, 16.0);
+        // a base below 1 to a negative power: nothing above
+        assertThat(ValueBounds.call("pow", List.of(new double[] {0.5, 4}, new double[] {-1, 0})))
+                .containsExactly(0.0, INF);
     }
 
     @Test
