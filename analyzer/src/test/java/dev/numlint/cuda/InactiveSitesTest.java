@@ -181,4 +181,81 @@ class InactiveSitesTest {
                 .startsWith("not analyzed: 1 cast of floating values to unsigned types")
                 .contains("at line 6;");
     }
+
+    /**
+     * Every declarator of a list is declared floating: {@code FLOAT_T delay, vol;} then {@code (uint8)vol} (session 81
+     * round J: a synthesizer's voice velocity under an inactive {@code #ifndef}); a parameter list's next type is not.
+     */
+    @Test
+    void everyDeclaratorOfAListIsDeclared(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("voice.c"),
+                """
+                typedef double FLOAT_T;
+                typedef unsigned char uint8;
+                typedef int count_t;
+                #define USE_EFFECTS 1
+                #ifndef USE_EFFECTS
+                uint8 velocity(FLOAT_T level)
+                {
+                    FLOAT_T delay = 0.5 * (level + 1.0), *spare, vol;
+                    vol = level * delay;
+                    return (uint8)vol;
+                }
+                uint8 counted(double scale, count_t n)
+                {
+                    return (uint8)n;
+                }
+                #endif
+                int active(void) { return 0; }
+                """);
+        List<Notification> n = notices(dir, "voice.c");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).message())
+                .startsWith("not analyzed: 1 cast of floating values to unsigned types")
+                .contains("at line 10;");
+    }
+
+    /**
+     * A call of a member function the build declares with a floating result is a floating operand: {@code
+     * static_cast<uint64_t>(sim.duration() / sim.step())} in an {@code #if !defined(USE_GPU)} branch of a GPU build
+     * (session 81 round I, a simulator), while a call of an integer one is not.
+     */
+    @Test
+    void callsOfFloatingMemberFunctionsAreFloatingOperands(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("sim.h"),
+                """
+                #include <cstdint>
+                typedef float real_t;
+                class Sim {
+                public:
+                    real_t duration() const { return d; }
+                    real_t step() const { return s; }
+                    int count() const { return n; }
+                private:
+                    real_t d, s;
+                    int n;
+                };
+                """);
+        Files.writeString(
+                dir.resolve("vertices.cpp"),
+                """
+                #include "sim.h"
+                #define USE_GPU 1
+                #if !defined(USE_GPU)
+                uint64_t lastStep(const Sim &sim, uint64_t now)
+                {
+                    return now + static_cast<uint64_t>(sim.duration() / sim.step());
+                }
+                uint64_t counted(const Sim &sim) { return static_cast<uint64_t>(sim.count()); }
+                #endif
+                int active(void) { return 0; }
+                """);
+        List<Notification> n = notices(dir, "vertices.cpp");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).message())
+                .startsWith("not analyzed: 1 cast of floating values to unsigned types")
+                .contains("at line 6;");
+    }
 }

@@ -30,23 +30,25 @@ final class InactiveSites {
      * ({@code typedef float smpl_t;}, {@code typedef unsigned int uint_t;}): an inactive branch uses the project's own
      * names (session 66, an audio library's {@code (uint_t)(frames / ratio)} with {@code smpl_t ratio}).
      */
-    record TypeNames(Set<String> floating, Set<String> unsigned) {
+    record TypeNames(Set<String> floating, Set<String> unsigned, Set<String> floatingFunctions) {
         /**
          * Clang's names (from the unit's parse: a project header another unit's parse read first is not in it) and
          * the names the file's reading found in it and its project headers.
          */
         static TypeNames of(dev.numlint.cuda.clang.ClangUnit unit, FileScope scope) {
             Set<String> floating = new java.util.HashSet<>(), unsigned = new java.util.HashSet<>();
+            Set<String> functions = new java.util.HashSet<>();
             if (unit != null) {
                 var n = dev.numlint.cuda.clang.ClangTypeNames.of(unit);
                 floating.addAll(n.floating());
                 unsigned.addAll(n.unsigned());
+                functions.addAll(n.floatingFunctions());
             }
             scope.typedefs.forEach((name, type) -> {
                 if (type.isFloating()) floating.add(name);
                 else if (type.isUnsignedInt()) unsigned.add(name);
             });
-            return new TypeNames(floating, unsigned);
+            return new TypeNames(floating, unsigned, functions);
         }
 
         boolean unsignedType(String word) {
@@ -74,12 +76,19 @@ final class InactiveSites {
         java.util.Set<String> conditions = new java.util.LinkedHashSet<>();
         int casts = 0, atomics = 0, intrinsics = 0;
         Set<String> floating = declaredFloating(t, names);
+        // a call of a function the build declares with a floating result is a floating operand too
+        floating.addAll(names.floatingFunctions());
         for (int i = 0; i < t.size(); i++) {
             PToken k = t.get(i);
-            if (k.getType() != CudaLexer.IDENTIFIER && k.getType() != CudaLexer.LPAREN) continue;
+            if (k.getType() != CudaLexer.IDENTIFIER
+                    && k.getType() != CudaLexer.LPAREN
+                    && k.getType() != CudaLexer.STATIC_CAST) continue;
             int line = k.getLine();
             String what = null;
-            if (k.getType() == CudaLexer.IDENTIFIER) {
+            if (k.getType() == CudaLexer.STATIC_CAST) {
+                // a keyword to the lexer, never a name (session 81 round I: no static_cast had been named)
+                if (staticCast(t, i, names, floating)) what = "cast";
+            } else if (k.getType() == CudaLexer.IDENTIFIER) {
                 String s = k.getText();
                 if (dev.numlint.cuda.clang.ClangUnit.ATOMIC_ADDS.contains(s) && next(t, i, CudaLexer.LPAREN))
                     what = "atomic";
@@ -89,7 +98,6 @@ final class InactiveSites {
                                 || s.startsWith("__frcp_")
                                 || s.startsWith("__fsqrt_"))
                         && next(t, i, CudaLexer.LPAREN)) what = "intrinsic";
-                else if (s.equals("static_cast") && staticCast(t, i, names, floating)) what = "cast";
                 // a functional cast, uint8_t(clamp(0.0f, 255.0f, v)) (session 79 round F: an image library's NEON
                 // kernels, under an #if for ARM, named by no notice)
                 // (not a declarator: uint8_t (*convert)(float))
@@ -161,20 +169,45 @@ final class InactiveSites {
 
     /**
      * The names the tokens declare as float or double ({@code double sample_rate}, a parameter too), or as one of the
-     * project's floating type names ({@code smpl_t ratio}).
+     * project's floating type names ({@code smpl_t ratio}), every declarator of a list ({@code FLOAT_T delay, vol;}:
+     * session 81 round J, a synthesizer's {@code (uint8)vol} under an inactive {@code #ifndef}).
      */
     private static Set<String> declaredFloating(List<PToken> t, TypeNames names) {
         Set<String> out = new java.util.HashSet<>();
         for (int j = 0; j + 1 < t.size(); j++) {
             int ty = t.get(j).getType();
-            if ((ty == CudaLexer.FLOAT
-                            || ty == CudaLexer.DOUBLE
-                            || ty == CudaLexer.IDENTIFIER
-                                    && names.floating().contains(t.get(j).getText()))
-                    && t.get(j + 1).getType() == CudaLexer.IDENTIFIER)
-                out.add(t.get(j + 1).getText());
+            if (ty != CudaLexer.FLOAT
+                    && ty != CudaLexer.DOUBLE
+                    && !(ty == CudaLexer.IDENTIFIER
+                            && names.floating().contains(t.get(j).getText()))) continue;
+            int k = j + 1;
+            while (true) {
+                while (k < t.size()
+                        && ("*".equals(t.get(k).getText())
+                                || "&".equals(t.get(k).getText()))) k++;
+                // a declarator's name: followed by what ends or continues a declarator, not by another name (a type)
+                if (k + 1 >= t.size() || t.get(k).getType() != CudaLexer.IDENTIFIER) break;
+                if (t.get(k + 1).getType() == CudaLexer.IDENTIFIER) break;
+                out.add(t.get(k).getText());
+                k = declaratorEnd(t, k + 1);
+                if (k >= t.size() || !",".equals(t.get(k).getText())) break;
+                k++;
+            }
         }
         return out;
+    }
+
+    /** The index of the first ',' ';' or ')' at depth 0 from {@code from} (past an initializer, a subscript). */
+    private static int declaratorEnd(List<PToken> t, int from) {
+        int depth = 0;
+        for (int k = from; k < t.size() && k < from + 256; k++) {
+            String x = t.get(k).getText();
+            if (x.equals("(") || x.equals("[") || x.equals("{")) depth++;
+            else if (x.equals(")") || x.equals("]") || x.equals("}")) {
+                if (depth-- == 0) return k;
+            } else if (depth == 0 && (x.equals(",") || x.equals(";"))) return k;
+        }
+        return t.size();
     }
 
     private static boolean next(List<PToken> t, int i, int type) {
