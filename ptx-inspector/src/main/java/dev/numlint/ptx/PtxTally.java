@@ -30,6 +30,10 @@ final class PtxTally {
                 "header not found: the build's include directory outside the scanned tree was not passed to nvcc"
                         + " (nvcc-flag-dropped)",
                 "add the directories that hold them to the scanned paths (numlint reads nothing outside them)"),
+        /** A header of a CUDA library ({@code curand_kernel.h}) that the toolkit nvcc uses does not hold. */
+        CUDA_LIBRARY(
+                "header of a CUDA library the toolkit does not hold",
+                "install the library's development package, or give its include directory (--nvcc-flags \"-I<dir>\")"),
         HEADER_IN_TREE(
                 "header not found, though the scanned tree holds it",
                 "configure the project and pass -p build (its compile_commands.json), or --nvcc-flags \"-I<dir>\""),
@@ -216,9 +220,13 @@ final class PtxTally {
                 return n.message().contains("computed #include") ? Reason.COMPUTED : Reason.REFUSED;
         }
         String header = missingHeader(notes);
+        String base = header == null ? null : header.substring(header.lastIndexOf('/') + 1);
+        // a CUDA library's header the tree does not hold either: the toolkit lacks the library (session 81 round I)
+        if (header != null
+                && !treeNames.contains(base)
+                && dev.numlint.knowledge.CudaLibraryHeaders.library(header) != null) return Reason.CUDA_LIBRARY;
         if (header != null && droppedIncludeDir(notes)) return Reason.INCLUDE_DIR_OUTSIDE;
         if (header != null) {
-            String base = header.substring(header.lastIndexOf('/') + 1);
             return treeNames.contains(base) ? Reason.HEADER_IN_TREE : Reason.HEADER_ELSEWHERE;
         }
         for (Notification n : notes) {

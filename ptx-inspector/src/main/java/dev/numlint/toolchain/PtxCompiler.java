@@ -135,18 +135,35 @@ public final class PtxCompiler {
 
     /**
      * What a header not found advises: {@link #INCLUDE_ADVICE}, unless the build's own {@code -I} directory was
-     * dropped as lying outside the scanned tree (then -p was no help: the directory must be scanned too).
+     * dropped as lying outside the scanned tree (then -p was no help: the directory must be scanned too). A header of
+     * a CUDA library ({@code curand_kernel.h}) is one the toolkit nvcc uses does not hold: the library is to be
+     * installed, whatever directory was dropped (named too, as the other place it may be).
      */
-    static String includeAdvice(List<NvccFlagPolicy.Dropped> dropped) {
+    static String includeAdvice(List<NvccFlagPolicy.Dropped> dropped, String header) {
+        String outside = null;
         for (NvccFlagPolicy.Dropped x : dropped) {
-            if (NvccFlagPolicy.OUTSIDE_DIRECTORY.equals(x.reason())) {
-                return ": the build's include directory ('" + x.flag() + "') lies outside the scanned tree and was"
-                        + " not passed to nvcc (numlint reads nothing outside it): add that directory to the scanned"
-                        + " paths";
-            }
+            if (NvccFlagPolicy.OUTSIDE_DIRECTORY.equals(x.reason()) && outside == null) outside = x.flag();
+        }
+        String library = dev.numlint.knowledge.CudaLibraryHeaders.library(header);
+        if (library != null) {
+            return ": " + LIBRARY_ADVICE.replace("{library}", library)
+                    + (outside == null
+                            ? ""
+                            : "; the build's include directory ('" + outside + "') lies outside the scanned tree and"
+                                    + " was not passed to nvcc either");
+        }
+        if (outside != null) {
+            return ": the build's include directory ('" + outside + "') lies outside the scanned tree and was"
+                    + " not passed to nvcc (numlint reads nothing outside it): add that directory to the scanned"
+                    + " paths";
         }
         return INCLUDE_ADVICE;
     }
+
+    /** The advice for a CUDA library's header nvcc did not find ({@code {library}}: its name). */
+    public static final String LIBRARY_ADVICE = "a header of {library}, a CUDA library the toolkit nvcc uses does not"
+            + " hold: install the library's development package, or give its include directory (--nvcc-flags"
+            + " \"-I<dir>\")";
 
     /** Like {@link #compile(Path, String, List, String, Function)} without flag origins. */
     public Result compile(Path cu, String arch, List<String> flagList, String displayName) {
@@ -344,7 +361,7 @@ public final class PtxCompiler {
                                     .append(p.line())
                                     .append(")");
                         }
-                        m.append(" was not found").append(includeAdvice(d.dropped()));
+                        m.append(" was not found").append(includeAdvice(d.dropped(), header));
                     }
                     int line = firstLine(r.output(), src);
                     notes.add(new Notification(displayName, line, Level.WARNING, "nvcc-failed", m.toString()));

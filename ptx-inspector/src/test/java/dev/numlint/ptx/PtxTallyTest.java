@@ -53,8 +53,9 @@ class PtxTallyTest {
         String m = t.summary().message();
         assertThat(m)
                 .startsWith("PTX layer: 1 of 5 .cu files compiled to PTX; 4 did not compile: ")
+                .contains("header of a CUDA library the toolkit does not hold (3)")
                 .contains("missing headers: cublas_v2.h (3), util.h (1)")
-                .contains("next step: install the package that provides it");
+                .contains("next step: install the library's development package");
     }
 
     @Test
@@ -120,6 +121,34 @@ class PtxTallyTest {
                 .contains("header not found: the build's include directory outside the scanned tree was not passed")
                 .contains("add the directories that hold them to the scanned paths")
                 .doesNotContain("pass -p build");
+    }
+
+    /** A CUDA library's header that neither the tree nor the toolkit holds: the library is missing (session 81). */
+    @Test
+    void aCudaLibrarysHeaderIsTheToolkitsLack() {
+        PtxTally t = new PtxTally();
+        List<Notification> notes = List.of(
+                new Notification(
+                        "sampler.cu",
+                        0,
+                        Level.NOTE,
+                        "nvcc-flag-dropped",
+                        "nvcc flag '-isystem=/opt/shim' was not passed to nvcc: "
+                                + dev.numlint.toolchain.NvccFlagPolicy.OUTSIDE_DIRECTORY),
+                new Notification(
+                        "sampler.cu",
+                        3,
+                        Level.WARNING,
+                        "nvcc-failed",
+                        "nvcc -ptx failed (exit 1): sampler.h:3:10: fatal error: curand_kernel.h: No such file or"
+                                + " directory; header #include <curand_kernel.h> (sampler.h:3) was not found: a header"
+                                + " of cuRAND"));
+        assertThat(PtxTally.classify(notes, Set.of("sampler.h"))).isEqualTo(PtxTally.Reason.CUDA_LIBRARY);
+        t.failed(Path.of("sampler.cu"), notes, Set.of("sampler.h"), true);
+        assertThat(t.summary().message())
+                .contains("header of a CUDA library the toolkit does not hold (1)")
+                .contains("install the library's development package")
+                .doesNotContain("scanned paths");
     }
 
     @Test

@@ -445,11 +445,27 @@ class PtxCompilerTest {
     void aHeaderMissedThroughAnIncludeDirectoryOutsideTheTreeIsAdvisedToScanIt() {
         var outside = new NvccFlagPolicy.Dropped("-I/opt/extra/include", null, NvccFlagPolicy.OUTSIDE_DIRECTORY);
         var other = new NvccFlagPolicy.Dropped("-Xptxas", null, "not a code-generation flag numlint passes");
-        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(other, outside)))
+        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(other, outside), "x.h"))
                 .startsWith(": the build's include directory ('-I/opt/extra/include') lies outside the scanned tree")
                 .endsWith("add that directory to the scanned paths");
-        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(other)))
+        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(other), "x.h"))
                 .isEqualTo(PtxCompiler.INCLUDE_ADVICE);
+    }
+
+    /**
+     * A CUDA library's header nvcc did not find is one the toolkit lacks: install the library; a dropped directory is
+     * named as the other place it may be (session 81 round I: curand_kernel.h was put down to a shim directory).
+     */
+    @Test
+    void aCudaLibrarysHeaderIsAdvisedToInstallTheLibrary() {
+        var outside = new NvccFlagPolicy.Dropped("-isystem=/opt/shim", null, NvccFlagPolicy.OUTSIDE_DIRECTORY);
+        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(), "curand_kernel.h"))
+                .startsWith(": a header of cuRAND, a CUDA library the toolkit nvcc uses does not hold")
+                .doesNotContain("include directory ('");
+        org.assertj.core.api.Assertions.assertThat(PtxCompiler.includeAdvice(java.util.List.of(outside), "cufft.h"))
+                .startsWith(": a header of cuFFT")
+                .endsWith("the build's include directory ('-isystem=/opt/shim') lies outside the scanned tree and was"
+                        + " not passed to nvcc either");
     }
 
     @Test
