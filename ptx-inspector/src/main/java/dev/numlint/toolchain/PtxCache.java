@@ -91,12 +91,14 @@ public final class PtxCache {
     }
 
     /**
-     * The notice of a compile that failed for a key, as {@link #putFailure} stored it ({line, message}), or empty: the
+     * A compile that failed for a key, as {@link #putFailure} stored it ({exit code, nvcc's output}), or empty: the
      * same sources, flags and nvcc fail again, so a re-scan does not rerun them (session 76 round C: a re-scan of a
-     * tree whose 82 .cu files this nvcc rejects spent 431 s in the PTX layer).
+     * tree whose 82 .cu files this nvcc rejects spent 431 s in the PTX layer). nvcc's output is kept, not numlint's
+     * notice, so that a later numlint words the notice its own way (session 81: a cached notice kept an advice the
+     * new version had corrected).
      */
     public Optional<String[]> failure(String key) {
-        Path p = dir.resolve("ptx").resolve(key + ".failed");
+        Path p = dir.resolve("ptx").resolve(key + ".nvcc-failed");
         try {
             if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                     && !Files.isSymbolicLink(p.getParent())) {
@@ -109,11 +111,11 @@ public final class PtxCache {
         return Optional.empty();
     }
 
-    /** Stores the notice of a failed compile for a key ({@link #failure}), atomically as {@link #put} does. */
-    public void putFailure(String key, int line, String message) throws IOException {
+    /** Stores a failed compile's exit code and output for a key ({@link #failure}), atomically as {@link #put} does. */
+    public void putFailure(String key, int exitCode, String output) throws IOException {
         Path tmp = Files.createTempFile(tempDir(), "failed", ".txt");
-        Files.writeString(tmp, Math.max(0, line) + "\n" + message, StandardCharsets.UTF_8);
-        Path out = dir.resolve("ptx").resolve(key + ".failed");
+        Files.writeString(tmp, Math.max(0, exitCode) + "\n" + output, StandardCharsets.UTF_8);
+        Path out = dir.resolve("ptx").resolve(key + ".nvcc-failed");
         dev.numlint.spi.SafeFiles.directory(out.getParent());
         dev.numlint.spi.SafeFiles.move(tmp, out);
     }

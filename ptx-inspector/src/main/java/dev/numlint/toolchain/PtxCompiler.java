@@ -282,8 +282,7 @@ public final class PtxCompiler {
         }
         java.util.Optional<String[]> failed = cache.failure(key);
         if (failed.isPresent()) {
-            notes.add(new Notification(
-                    displayName, Integer.parseInt(failed.get()[0]), Level.WARNING, "nvcc-failed", failed.get()[1]));
+            notes.add(failureNotice(Integer.parseInt(failed.get()[0]), failed.get()[1], src, g, d, displayName));
             return fail(notes);
         }
         List<String> full = new ArrayList<>(args);
@@ -318,56 +317,11 @@ public final class PtxCompiler {
                     if (retried != null) return retried;
                 }
                 if (r.exitCode() != 0 || !Files.isRegularFile(out) || Files.size(out) == 0) {
-                    List<String> lines = relevantLines(r.output());
-                    StringBuilder m = new StringBuilder(
-                            r.exitCode() == 0
-                                    ? "nvcc -ptx wrote no PTX (exit 0)"
-                                    : "nvcc -ptx failed (exit " + r.exitCode() + ")");
-                    if (!lines.isEmpty()) {
-                        m.append(": ").append(String.join(" | ", lines));
-                    } else {
-                        long outside = errorLines(r.output());
-                        if (outside > 0) {
-                            // not quoted (only lines about the scanned tree are), but said: the reason is not absent
-                            m.append(": its ")
-                                    .append(outside)
-                                    .append(outside == 1 ? " error line is" : " error lines are all")
-                                    .append(" about headers outside the scanned tree (the toolkit's or another"
-                                            + " package's)");
-                            String macro = projectMacro(r.output(), g.reached());
-                            m.append(
-                                    macro != null
-                                            ? ", where the project's macro " + macro + " is expanded: the scanned"
-                                                    + " tree's macro breaks them"
-                                            : ": often code this nvcc version no longer accepts");
-                        }
-                    }
-                    // the hint names the header nvcc could not open (not the first include numlint's own graph
-                    // could not resolve: system headers such as <algorithm> are found by nvcc, not by the graph)
-                    String header = missingHeader(r.output());
-                    if (header != null) {
-                        IncludeGraph.Problem p = null;
-                        for (IncludeGraph.Problem q : g.missing()) {
-                            if (q.include().contains(header)) {
-                                p = q;
-                                break;
-                            }
-                        }
-                        m.append("; header ").append(p != null ? p.include() : header);
-                        if (p != null) {
-                            m.append(" (")
-                                    .append(shown(p.file(), displayName))
-                                    .append(":")
-                                    .append(p.line())
-                                    .append(")");
-                        }
-                        m.append(" was not found").append(includeAdvice(d.dropped(), header));
-                    }
-                    int line = firstLine(r.output(), src);
-                    notes.add(new Notification(displayName, line, Level.WARNING, "nvcc-failed", m.toString()));
+                    notes.add(failureNotice(r.exitCode(), r.output(), src, g, d, displayName));
                     // the sources, flags and nvcc decide it: a re-scan reads the failure (not a timeout, nor nvcc
-                    // killed by a signal, as a memory limit kills it)
-                    if (r.exitCode() < 128) cache.putFailure(key, line, m.toString());
+                    // killed by a signal, as a memory limit kills it); nvcc's own exit code and messages are kept,
+                    // and the notice is written from them each time, so a later numlint words it its own way
+                    if (r.exitCode() < 128) cache.putFailure(key, r.exitCode(), r.output());
                     return fail(notes);
                 }
                 Path stored = cache.put(key, out);
@@ -621,6 +575,63 @@ public final class PtxCompiler {
     }
 
     /** The line of nvcc's first error in {@code src} itself ("path(12): error ...", {@link #ERROR_AT}), else 0. */
+    /**
+     * The {@code nvcc-failed} notice of a compile that exited with {@code exitCode} (0: it wrote no PTX) and printed
+     * {@code output}: the lines about the scanned tree, or what the others were about, and the header it could not
+     * open with what to do.
+     */
+    private Notification failureNotice(
+            int exitCode,
+            String output,
+            Path src,
+            IncludeGraph.Result g,
+            NvccFlagPolicy.Decision d,
+            String displayName) {
+        List<String> lines = relevantLines(output);
+        StringBuilder m = new StringBuilder(
+                exitCode == 0 ? "nvcc -ptx wrote no PTX (exit 0)" : "nvcc -ptx failed (exit " + exitCode + ")");
+        if (!lines.isEmpty()) {
+            m.append(": ").append(String.join(" | ", lines));
+        } else {
+            long outside = errorLines(output);
+            if (outside > 0) {
+                // not quoted (only lines about the scanned tree are), but said: the reason is not absent
+                m.append(": its ")
+                        .append(outside)
+                        .append(outside == 1 ? " error line is" : " error lines are all")
+                        .append(" about headers outside the scanned tree (the toolkit's or another package's)");
+                String macro = projectMacro(output, g.reached());
+                m.append(
+                        macro != null
+                                ? ", where the project's macro " + macro + " is expanded: the scanned tree's macro"
+                                        + " breaks them"
+                                : ": often code this nvcc version no longer accepts");
+            }
+        }
+        // the hint names the header nvcc could not open (not the first include numlint's own graph could not
+        // resolve: system headers such as <algorithm> are found by nvcc, not by the graph)
+        String header = missingHeader(output);
+        if (header != null) {
+            IncludeGraph.Problem p = null;
+            for (IncludeGraph.Problem q : g.missing()) {
+                if (q.include().contains(header)) {
+                    p = q;
+                    break;
+                }
+            }
+            m.append("; header ").append(p != null ? p.include() : header);
+            if (p != null) {
+                m.append(" (")
+                        .append(shown(p.file(), displayName))
+                        .append(":")
+                        .append(p.line())
+                        .append(")");
+            }
+            m.append(" was not found").append(includeAdvice(d.dropped(), header));
+        }
+        return new Notification(displayName, firstLine(output, src), Level.WARNING, "nvcc-failed", m.toString());
+    }
+
     private static int firstLine(String log, Path src) {
         for (String l : log.split("\n")) {
             java.util.regex.Matcher m = ERROR_AT.matcher(l.strip());

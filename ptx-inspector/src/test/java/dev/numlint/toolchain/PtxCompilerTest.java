@@ -136,9 +136,12 @@ class PtxCompilerTest {
                         .doesNotContain("/opt/tk"));
     }
 
-    /** A failed compile is cached as its notice: a re-scan of the same sources and flags does not run nvcc again. */
+    /**
+     * A failed compile is cached: a re-scan of the same sources and flags does not run nvcc again, and gives the same
+     * notice. What is kept is nvcc's exit code and output, not numlint's notice, so a later numlint words it anew.
+     */
     @Test
-    void aFailedCompileIsCachedAsItsNotice() throws IOException {
+    void aFailedCompileIsCachedAsNvccsOutput() throws IOException {
         RecordingNvcc fake =
                 RecordingNvcc.create(tmp.resolve("fake")).failWhenSourceContains("BREAKS", "k.cu:2:1: error: broken");
         Path root = root();
@@ -149,6 +152,15 @@ class PtxCompilerTest {
         assertThat(again.ok()).isFalse();
         assertThat(fake.compiles()).hasSize(runs);
         assertThat(again.notifications()).isEqualTo(first.notifications());
+        try (var kept = Files.list(tmp.resolve("cache").resolve("ptx"))) {
+            List<Path> failures =
+                    kept.filter(f -> f.toString().endsWith(".nvcc-failed")).toList();
+            assertThat(failures).hasSize(1);
+            assertThat(Files.readString(failures.get(0)))
+                    .startsWith("1\n")
+                    .contains("k.cu:2:1: error: broken")
+                    .doesNotContain("nvcc -ptx failed");
+        }
         // other flags: compiled again
         compiler(fake, root).compile(cu, "sm_80", List.of("-DOTHER"), "k.cu");
         assertThat(fake.compiles().size()).isGreaterThan(runs);
