@@ -120,7 +120,8 @@ final class ClangDependentTypes {
                     guard,
                     viaTemplate,
                     fn,
-                    t == null ? written : null));
+                    t == null ? written : null,
+                    null));
         }
     }
 

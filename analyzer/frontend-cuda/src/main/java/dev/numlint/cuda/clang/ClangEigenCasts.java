@@ -63,6 +63,7 @@ final class ClangEigenCasts {
                 guard,
                 false,
                 fn,
+                null,
                 null));
     }
 

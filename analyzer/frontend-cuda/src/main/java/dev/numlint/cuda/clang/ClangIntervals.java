@@ -26,7 +26,6 @@ final class ClangIntervals {
 
     private final ClangUnit unit;
     private final ClangCallSites callSites;
-
     private final ClangLocalArrays arrays;
 
     /** Members of local structures ({@link ClangFieldValues}). */
@@ -409,7 +408,7 @@ final class ClangIntervals {
 
     /** Whether parameters or a receiver are bound on this thread: memoised answers are then left alone. */
     static boolean binding() {
-        return !BOUND.get().isEmpty() || ClangFieldValues.receiving();
+        return !BOUND.get().isEmpty() || ClangFieldValues.receiving() || ClangTypeArguments.bound();
     }
 
     /**
@@ -475,7 +474,8 @@ final class ClangIntervals {
     }
 
     private static double[] byType(ClangNode n) {
-        if (n.canonKind == CXType_Bool) return new double[] {0, 1};
+        double[] bound = ClangTypeArguments.of(n); // a type parameter, one instantiation's arguments bound
+        if (bound != null || n.canonKind == CXType_Bool) return bound != null ? bound : new double[] {0, 1};
         if (integral(n.canonKind)) {
             double[] t = ValueBounds.ofInteger(bytes(n.canonKind), unsignedKind(n.canonKind));
             if (t != null) return t;

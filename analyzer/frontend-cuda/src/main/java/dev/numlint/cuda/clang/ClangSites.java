@@ -742,7 +742,7 @@ final class ClangSites {
                         && ClangUnit.floatingMath(base)
                         && args.size() == 1
                         && args.get(0) != null
-                        && ClangUnit.instantiatedFloat(args.get(0), fn);
+                        && ClangTypeArguments.instantiatedFloat(args.get(0), fn);
                 // sincosf(x, &s, &c) returns its two results through pointers: void, and --use_fast_math maps it
                 // to __sincosf as it maps sinf (session 71 round A: an ultrasound simulator's kernels, silent
                 // without the PTX layer)

@@ -509,7 +509,7 @@ public final class ClangSupplement {
             // front end missed in a function it read: unsigned and narrow signed targets only
             if (!all && !c.unsigned() && c.bytes() >= 4) continue;
             // the operand's interval by its construction (ClangIntervals), as the hand-written facts carry it
-            double[] range = unit.interval(c.operand(), c.in());
+            double[] range = ClangTypeArguments.hull(c.instantiations(), () -> unit.interval(c.operand(), c.in()));
             boolean guarded = c.guarded() && !scaledPast(c, range);
             String evidence = range[0] >= 0 ? unit.storedEvidence(c.operand()) : null;
             if (evidence != null)

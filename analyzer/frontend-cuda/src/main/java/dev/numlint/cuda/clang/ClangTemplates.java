@@ -103,7 +103,7 @@ final class ClangTemplates {
         String guard = ClangGuards.of(unit, n, op, fn);
         String from = through == null ? name : "a value of a type that depends on " + name;
         out.add(new ClangUnit.Conversion(
-                n, op, how, from, to, true, bytes, true, guard != null, guard, true, fn, name));
+                n, op, how, from, to, true, bytes, true, guard != null, guard, true, fn, name, null));
     }
 
     /** A template parameter's canonical name in a type's spelling ("type-parameter-0-1"). */
@@ -532,6 +532,8 @@ final class ClangTemplates {
         String written = !explicit ? implicitTo : n.type == null || n.type.isEmpty() ? "a template parameter" : n.type;
         boolean seen = false;
         java.util.Map<Boolean, java.util.TreeMap<Integer, java.util.Set<String>>> targets = new java.util.HashMap<>();
+        // the arguments of the instantiations that convert, by the destination's signedness
+        java.util.Map<Boolean, List<List<String>>> converting = new java.util.HashMap<>();
         int instantiated = 0;
         int discarded = 0;
         List<Integer> operandParams = from == null ? null : ClangTemplateConversions.operandParameters(op, param);
@@ -555,6 +557,7 @@ final class ClangTemplates {
             targets.computeIfAbsent(t.unsigned(), x -> new java.util.TreeMap<>())
                     .computeIfAbsent(t.bytes(), x -> new java.util.TreeSet<>())
                     .add(t.type());
+            converting.computeIfAbsent(t.unsigned(), x -> new ArrayList<>()).add(args);
         }
         if (instantiated > 0 && discarded == instantiated) return; // compiled in no instantiation in view
         if (from == null && !explicit) return;
@@ -576,7 +579,7 @@ final class ClangTemplates {
             // an implicit conversion to a parameter no instantiation in view binds: nothing known to convert
             if (explicit)
                 out.add(new ClangUnit.Conversion(
-                        n, op, how, from, written, true, 4, true, guard != null, guard, true, fn, written));
+                        n, op, how, from, written, true, 4, true, guard != null, guard, true, fn, written, null));
             return;
         }
         for (var e : targets.entrySet()) {
@@ -585,7 +588,20 @@ final class ClangTemplates {
             String to = String.join(", ", names) + " (" + written + ")";
             int bytes = e.getValue().firstKey();
             out.add(new ClangUnit.Conversion(
-                    n, op, how, from, to, e.getKey(), bytes, explicit, guard != null, guard, true, fn, null));
+                    n,
+                    op,
+                    how,
+                    from,
+                    to,
+                    e.getKey(),
+                    bytes,
+                    explicit,
+                    guard != null,
+                    guard,
+                    true,
+                    fn,
+                    null,
+                    List.copyOf(converting.get(e.getKey()))));
         }
     }
 

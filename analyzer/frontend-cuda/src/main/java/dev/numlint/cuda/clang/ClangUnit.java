@@ -349,6 +349,8 @@ public final class ClangUnit {
      * @param guard    what limits the operand when {@code guarded} ("fminf()", "the test 'x < 0' (line 9)"), or null
      * @param viaTemplate the operand's type is a template parameter (floating in the instantiations or by its math)
      * @param unseen   the destination as written when it is a template parameter with no instantiation in view
+     * @param instantiations a template pattern's conversion: the type arguments of the instantiations that make it
+     *                 one (its operand's interval is theirs, {@link ClangTypeArguments#hull}); else null
      */
     public record Conversion(
             ClangNode node,
@@ -363,7 +365,8 @@ public final class ClangUnit {
             String guard,
             boolean viaTemplate,
             Function in,
-            String unseen) {}
+            String unseen,
+            List<List<String>> instantiations) {}
 
     /**
      * An atomic add; {@code type} is the canonical pointee type ("float", "double"), {@code addend} a constant. In a
@@ -559,6 +562,7 @@ public final class ClangUnit {
                     guard,
                     viaTemplate,
                     fn,
+                    null,
                     null));
         });
         return List.copyOf(out);
@@ -587,9 +591,6 @@ public final class ClangUnit {
         return List.copyOf(out);
     }
 
-    private static final java.util.regex.Pattern TYPE_PARAMETER =
-            java.util.regex.Pattern.compile("^(?:const )?type-parameter-0-(\\d+)(?: const)?$");
-
     /**
      * Whether the one argument of the call {@code n} is a float: by its type, or, in a template pattern, a value of a
      * type parameter that an instantiation in view binds to float.
@@ -598,26 +599,7 @@ public final class ClangUnit {
         List<ClangNode> args = arguments(n);
         if (args.size() != 1 || args.get(0) == null) return false;
         ClangNode a = strip(args.get(0));
-        return a != null && (a.canonKind == CXType_Float || instantiatedFloat(a, fn));
-    }
-
-    /**
-     * Whether {@code a}, an expression of a template pattern, is a float in an instantiation in view: its type, or,
-     * for arithmetic on values of one type parameter (a dependent type: {@code in[i] * in[i] + T(1)}), that
-     * parameter, is bound to float by one of the function's instantiations.
-     */
-    static boolean instantiatedFloat(ClangNode a, Function fn) {
-        Set<Integer> params = new HashSet<>();
-        a.forEach(x -> {
-            java.util.regex.Matcher p = TYPE_PARAMETER.matcher(x.canon == null ? "" : x.canon);
-            if (p.matches()) params.add(Integer.parseInt(p.group(1)));
-        });
-        if (params.size() != 1) return false;
-        int k = params.iterator().next();
-        for (List<String> args0 : fn.instantiations()) {
-            if (k < args0.size() && "float".equals(args0.get(k))) return true; // null: a pack, a value or a template
-        }
-        return false;
+        return a != null && (a.canonKind == CXType_Float || ClangTypeArguments.instantiatedFloat(a, fn));
     }
 
     private List<ClangNode> computeDivisions() {
@@ -625,7 +607,7 @@ public final class ClangUnit {
         eachInFunctions((fn, n) -> {
             if ((n.kind == CXCursor_BinaryOperator && n.spelling.equals("/")
                             || n.kind == CXCursor_CompoundAssignOperator && n.spelling.equals("/="))
-                    && (floatQuotient(n) || !floating(n.canonKind) && instantiatedFloat(n, fn))) {
+                    && (floatQuotient(n) || !floating(n.canonKind) && ClangTypeArguments.instantiatedFloat(n, fn))) {
                 out.add(n);
             }
         });
