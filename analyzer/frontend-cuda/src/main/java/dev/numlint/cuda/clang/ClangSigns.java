@@ -62,6 +62,11 @@ final class ClangSigns {
     }
 
     Signs signs(ClangUnit.Function fn) {
+        // while one instantiation's type arguments are bound (ClangTypeArguments), signs hold for it alone: not kept
+        if (ClangTypeArguments.bound()) {
+            Signs kept = cache.get(fn);
+            return kept != null ? kept : compute(fn);
+        }
         return cache.computeIfAbsent(fn, this::compute);
     }
 
