@@ -208,10 +208,10 @@ final class ClangUses {
                 if (ClangUnreachableTests.unreachable(unit, p, fn)) return;
                 // the test of an if that only prints (a debug printf's threshold): a flip changes a diagnostic line
                 if (ClangPrintOnlyTests.printOnly(p)) return;
+                if (ClangMaskedZeroTests.masked(p)) return; // area > 0 || IsZero(area): near zero the zero test decides
                 // a running max/min or a clamp (if (v > m) m = v; m = v < m ? v : m; v > 0 ? v : 0): the comparison
-                // only
-                // picks between the values it compares, so a flip moves the result by no more than they differ there
-                // (continuous); the selected value is followed on
+                // only picks between the values it compares, so a flip moves the result by no more than they differ
+                // there (continuous); the selected value is followed on
                 if (!p.spelling.equals("==") && !p.spelling.equals("!=") && selection(p, fn, via, depth, out, direct))
                     return;
                 // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
