@@ -32,6 +32,7 @@ import java.util.Set;
 final class ClangSigns {
     private final ClangUnit unit;
     private final Map<ClangUnit.Function, Signs> cache = new HashMap<>();
+    private final Set<ClangUnit.Function> computing = new HashSet<>();
 
     /** The stores of each local of a function (unified symbol name), for {@link ClangSignClasses}. */
     final Map<ClangUnit.Function, Map<String, List<Store>>> storesOf = new HashMap<>();
@@ -62,12 +63,20 @@ final class ClangSigns {
     }
 
     Signs signs(ClangUnit.Function fn) {
-        // while one instantiation's type arguments are bound (ClangTypeArguments), signs hold for it alone: not kept
-        if (ClangTypeArguments.bound()) {
-            Signs kept = cache.get(fn);
-            return kept != null ? kept : compute(fn);
+        Signs kept = cache.get(fn);
+        if (kept != null) return kept;
+        // computing one function's signs may need another's (a call's result, through the intervals): not inside
+        // computeIfAbsent, which a nested insertion breaks (session 81 round M: ConcurrentModificationException on
+        // a unit whose helper returned modf's integral part); the function itself reached again knows no sign yet
+        if (!computing.add(fn)) return new Signs(Set.of(), Set.of(), fn);
+        try {
+            Signs s = compute(fn);
+            // while one instantiation's type arguments are bound (ClangTypeArguments), signs hold for it alone
+            if (!ClangTypeArguments.bound()) cache.put(fn, s);
+            return s;
+        } finally {
+            computing.remove(fn);
         }
-        return cache.computeIfAbsent(fn, this::compute);
     }
 
     private Signs compute(ClangUnit.Function fn) {
