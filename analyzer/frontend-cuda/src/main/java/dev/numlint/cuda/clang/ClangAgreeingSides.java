@@ -117,11 +117,19 @@ final class ClangAgreeingSides {
         ClangNode b = strip(cmp.children.get(1));
         String ka = variable(a);
         String kb = variable(b);
+        ClangNode[] returned = returned(p);
+        Map<String, Poly> at = null; // the boundary of two terms that are not variables (fabs(l) > fabs(r))
         if (ka != null && !reads(b, a.refUsr)) entry.values.put(ka, value(b, entry));
         else if (kb != null && !reads(a, b.refUsr)) entry.values.put(kb, value(a, entry));
-        else return false;
+        else if (returned == null || (at = termBoundary(a, b, entry)) == null) return false;
         State yes = new State(entry);
         State no = new State(entry);
+        if (returned != null) {
+            // if (a > b) return x; else return y; (or return y; after the if): the values returned agree there
+            Poly x = value(returned[0], yes);
+            Poly y = value(returned[1], no);
+            return at == null ? same(x, y) : same(x.substitute(at), y.substitute(at));
+        }
         if (conditional) {
             Poly x = value(p.children.get(1), yes);
             Poly y = value(p.children.get(2), no);
@@ -139,6 +147,51 @@ final class ClangAgreeingSides {
             if (!k.startsWith("v:") || !unit.deadAfter(p, k.substring(2), fn)) return false;
         }
         return true;
+    }
+
+    /**
+     * The values an if returns on its two sides, each side a lone {@code return e;} (the else side may be the return
+     * right after the if): {@code if (fabs(l) > fabs(r)) return fabs(l); else return fabs(r);}, a larger-of-two whose
+     * flip changes nothing (session 81 round M, a Galerkin solver's wave speed); else null.
+     */
+    private static ClangNode[] returned(ClangNode p) {
+        if (p.kind != CXCursor_IfStmt || p.children.size() < 2 || p.children.size() > 3) return null;
+        ClangNode x = returnValue(p.children.get(1));
+        ClangNode y = null;
+        if (p.children.size() == 3) {
+            y = returnValue(p.children.get(2));
+        } else if (p.parent != null && p.parent.kind == CXCursor_CompoundStmt) {
+            int i = p.parent.children.indexOf(p);
+            if (i >= 0 && i + 1 < p.parent.children.size()) y = returnValue(p.parent.children.get(i + 1));
+        }
+        return x == null || y == null ? null : new ClangNode[] {x, y};
+    }
+
+    private static ClangNode returnValue(ClangNode s) {
+        ClangNode r = s.kind == CXCursor_CompoundStmt && s.children.size() == 1 ? s.children.get(0) : s;
+        return r.kind == CXCursor_ReturnStmt && r.children.size() == 1 ? r.children.get(0) : null;
+    }
+
+    /** The boundary {@code a == b} of two terms, one of them a single term: that term's symbol bound to the other. */
+    private Map<String, Poly> termBoundary(ClangNode a, ClangNode b, State entry) {
+        Poly pa = value(a, entry);
+        Poly pb = value(b, entry);
+        String sa = single(pa);
+        if (sa != null && !symbols(pb).contains(sa)) return Map.of(sa, pb);
+        String sb = single(pb);
+        return sb != null && !symbols(pa).contains(sb) ? Map.of(sb, pa) : null;
+    }
+
+    private static String single(Poly p) {
+        if (p.terms.size() != 1) return null;
+        var e = p.terms.firstEntry();
+        return e.getValue() == 1 && !e.getKey().isEmpty() && !e.getKey().contains(Poly.SEP) ? e.getKey() : null;
+    }
+
+    private static Set<String> symbols(Poly p) {
+        Set<String> out = new HashSet<>();
+        for (String m : p.terms.keySet()) out.addAll(Poly.symbols(m));
+        return out;
     }
 
     /** The state of one side: the values written, by variable ("v:" USR) or place ("m:" its key). */
