@@ -176,22 +176,10 @@ final class ClangAgreeingSides {
     private Map<String, Poly> termBoundary(ClangNode a, ClangNode b, State entry) {
         Poly pa = value(a, entry);
         Poly pb = value(b, entry);
-        String sa = single(pa);
-        if (sa != null && !symbols(pb).contains(sa)) return Map.of(sa, pb);
-        String sb = single(pb);
-        return sb != null && !symbols(pa).contains(sb) ? Map.of(sb, pa) : null;
-    }
-
-    private static String single(Poly p) {
-        if (p.terms.size() != 1) return null;
-        var e = p.terms.firstEntry();
-        return e.getValue() == 1 && !e.getKey().isEmpty() && !e.getKey().contains(Poly.SEP) ? e.getKey() : null;
-    }
-
-    private static Set<String> symbols(Poly p) {
-        Set<String> out = new HashSet<>();
-        for (String m : p.terms.keySet()) out.addAll(Poly.symbols(m));
-        return out;
+        String sa = pa.single();
+        if (sa != null && !pb.allSymbols().contains(sa)) return Map.of(sa, pb);
+        String sb = pb.single();
+        return sb != null && !pa.allSymbols().contains(sb) ? Map.of(sb, pa) : null;
     }
 
     /** The state of one side: the values written, by variable ("v:" USR) or place ("m:" its key). */

@@ -80,12 +80,11 @@ final class ClangThreadDigits {
     /** {@code a / b} or {@code a % b} as a digit of the global index or a halved size, or null. */
     Poly divide(Poly a, Poly b, String op) {
         if (varies(b)) return null;
+        String symbol = a.single();
+        Digit quotient = symbol == null ? null : digits.get(symbol);
         Poly divisor = null;
         if (a.terms.equals(ClangThreadElements.global("x").terms)) divisor = Poly.constant(1);
-        else if (single(a) != null
-                && digits.containsKey(single(a))
-                && digits.get(single(a)).modulus() == null)
-            divisor = digits.get(single(a)).divisor();
+        else if (quotient != null && quotient.modulus() == null) divisor = quotient.divisor();
         try {
             if (divisor != null) {
                 return op.equals("/") ? digit(divisor.times(b), null) : digit(divisor, b);
@@ -94,7 +93,7 @@ final class ClangThreadDigits {
             return null;
         }
         // a size halved (w / 2): a symbol of its own, with w = 2 * q + r
-        String size = single(a);
+        String size = symbol;
         Long k = b.terms.size() == 1 ? b.terms.get("") : null;
         if (!op.equals("/") || size == null || varies(a) || size.startsWith("#") || k == null || k <= 0) return null;
         String sym = "#V" + size + "|" + k;
@@ -346,12 +345,5 @@ final class ClangThreadDigits {
 
     private static String key(Poly p) {
         return p.terms.toString().replace(Poly.SEP, "\u0002");
-    }
-
-    /** The one symbol of {@code p} when it is that symbol alone, coefficient 1; else null. */
-    private static String single(Poly p) {
-        if (p.terms.size() != 1) return null;
-        var e = p.terms.firstEntry();
-        return e.getValue() == 1 && !e.getKey().isEmpty() && !e.getKey().contains(Poly.SEP) ? e.getKey() : null;
     }
 }

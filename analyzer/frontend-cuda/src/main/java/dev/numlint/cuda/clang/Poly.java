@@ -112,6 +112,20 @@ final class Poly {
         return b.length() == 0 ? "0" : b.toString();
     }
 
+    /** The one symbol of the polynomial when it is that symbol alone, coefficient 1; else null. */
+    String single() {
+        if (terms.size() != 1) return null;
+        var e = terms.firstEntry();
+        return e.getValue() == 1 && !e.getKey().isEmpty() && !e.getKey().contains(SEP) ? e.getKey() : null;
+    }
+
+    /** Every symbol the polynomial names. */
+    java.util.Set<String> allSymbols() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (String m : terms.keySet()) out.addAll(symbols(m));
+        return out;
+    }
+
     /** Whether the polynomial is one term, a constant times symbols. */
     boolean monomial() {
         return terms.size() == 1;
