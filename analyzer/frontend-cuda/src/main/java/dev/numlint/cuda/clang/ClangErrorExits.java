@@ -48,4 +48,14 @@ final class ClangErrorExits {
         if (name.equals(FATAL_LOG)) return "a fatal log message";
         return NO_RETURN.contains(name) ? "'" + name + "()'" : "call of '" + name + "' (taken as not returning)";
     }
+
+    /**
+     * Whether the statement {@code s} is a throw: also under the cleanups of its temporaries ({@code throw
+     * std::runtime_error(msg)}, an object with a destructor, is an ExprWithCleanups around the throw, session 82: a
+     * docking code's {@code VINA_CHECK} throws such an object).
+     */
+    static boolean throwing(ClangNode s) {
+        ClangNode n = strip(s);
+        return n != null && n.kind == CXCursor_CXXThrowExpr;
+    }
 }

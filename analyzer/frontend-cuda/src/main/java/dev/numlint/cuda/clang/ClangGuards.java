@@ -593,19 +593,19 @@ final class ClangGuards {
         return !once && (last.kind == CXCursor_ContinueStmt || last.kind == CXCursor_BreakStmt)
                 || last.kind == CXCursor_ReturnStmt
                 || last.kind == CXCursor_GotoStmt
-                || last.kind == CXCursor_CXXThrowExpr
+                || ClangErrorExits.throwing(last)
                 || ClangErrorExits.handler(last) != null;
     }
 
     private static String exit(ClangNode s) {
         ClangNode last = last(s);
         if (last.kind == CXCursor_IfStmt && last.children.size() == 3) return exit(last.children.get(1));
+        if (ClangErrorExits.throwing(last)) return "'throw'";
         return switch (last.kind) {
             case CXCursor_ContinueStmt -> "'continue'";
             case CXCursor_BreakStmt -> "'break'";
             case CXCursor_ReturnStmt -> "'return'";
             case CXCursor_GotoStmt -> "'goto'";
-            case CXCursor_CXXThrowExpr -> "'throw'";
             default -> ClangErrorExits.describe(last);
         };
     }

@@ -109,7 +109,7 @@ final class ClangSignGuards {
         return !once && (last.kind == CXCursor_ContinueStmt || last.kind == CXCursor_BreakStmt)
                 || last.kind == CXCursor_ReturnStmt
                 || last.kind == CXCursor_GotoStmt
-                || last.kind == CXCursor_CXXThrowExpr
+                || ClangErrorExits.throwing(last)
                 || ClangErrorExits.handler(last) != null;
     }
 
