@@ -13,12 +13,10 @@ import java.util.Set;
 /**
  * Value intervals of expressions in a {@link ClangUnit}: what an expression's own construction proves about its value
  * (constants, integer types, functions with a bounded result, clamps, + - * / % of these, the sign of a product of
- * paired factors ({@link ClangSquares}: {@code -x * x}), and the definition of a local or value parameter that reaches
- * the use in straight-line code, narrowed by a guard of an integer ({@code if (r < 0) r = 0;}), a for statement's
- * counter stepped up from its initializer, the elements of a local array or heap buffer ({@link ClangLocalArrays}), the thread's
- * index in the grid taken as a non-negative int), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
- * {@code Intervals} does on its own. NL001/NL011 take a conversion whose interval lies inside the target range as
- * guarded. A value the analysis cannot bound is {@code [-inf, inf]}.
+ * paired factors ({@link ClangSquares}: {@code -x * x}), the definition of a local or value parameter that reaches the
+ * use, narrowed by a guard ({@code if (r < 0) r = 0;}), a for counter stepped up from its initializer, the elements of
+ * a local array or heap buffer ({@link ClangLocalArrays}), the thread's index in the grid), the interval arithmetic of
+ * {@link ValueBounds} on Clang's nodes. A value the analysis cannot bound is {@code [-inf, inf]}.
  */
 final class ClangIntervals {
     private static final double INF = ValueBounds.INF;
@@ -539,6 +537,8 @@ final class ClangIntervals {
                 }
                 // if (r < 0) r = 0; : the branch's value, or the value before it where the test failed
                 if (st.kind == CXCursor_IfStmt && st.children.size() == 2 && !writesIn(st.children.get(0), usr)) {
+                    // if (x < 1) { v = e; continue; }: the branch's writes never reach past the if (session 82)
+                    if (!label && ClangGuards.leaves(st.children.get(1))) continue;
                     ClangNode a = lastDefinition(st.children.get(1), usr);
                     ClangNode upd = a == null ? ClangUpdates.onlyUpdate(st.children.get(1), usr) : null;
                     double[] before0 = upd == null ? null : reachingFrom(st, ref, fn, depth - 1);
