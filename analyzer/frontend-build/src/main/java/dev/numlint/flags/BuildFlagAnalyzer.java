@@ -671,10 +671,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
         problems(rep.sink, out.problems);
         Map<String, Path> byName = new HashMap<>();
         Set<String> ambiguous = new HashSet<>();
-        for (Path p : ctx.files()) {
-            String n = p.getFileName().toString();
-            if (byName.putIfAbsent(n, p) != null) ambiguous.add(n);
-        }
+        for (Path p : ctx.files())
+            if (byName.putIfAbsent(p.getFileName().toString(), p) != null)
+                ambiguous.add(p.getFileName().toString());
         if (used) rep.database(rel, out.entries);
         Set<Path> scannedSet = new HashSet<>(ctx.files());
         Map<Path, Path> realScanned = null;
@@ -701,6 +700,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                         .add(h);
             }
             Path src = CompileCommandsAudit.resolve(ctx, e, base, byName, ambiguous);
+            if (src == null && used) UnscannedUnits.absent(ctx, e, base, model.db);
             Path link = null;
             if (src != null && !scannedSet.contains(src)) {
                 // compiled through a symbolic link to a scanned file (madgraph4gpu's P1_*/X.cc -> ../X.cc): the

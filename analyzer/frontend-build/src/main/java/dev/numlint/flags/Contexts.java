@@ -11,6 +11,8 @@ final class Contexts {
     final Map<Path, BuildContext[]> dirs = new HashMap<>(); // {cuda, host}
     final Map<Path, String> dirConfig = new HashMap<>();
     final Map<Path, BuildContext> files = new HashMap<>();
+    /** Units a compile command names that do not exist in the tree ({@link UnscannedUnits#absent}). */
+    final java.util.Set<Path> missing = new java.util.TreeSet<>();
 
     Contexts(String system) {
         this.system = system;
