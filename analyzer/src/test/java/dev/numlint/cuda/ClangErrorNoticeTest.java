@@ -37,6 +37,33 @@ class ClangErrorNoticeTest {
         }
     }
 
+    /**
+     * A table of function pointers with a braced initializer is a declaration: the hand-written parser took it for a
+     * function "'double'" (session 82, a quantum-chemistry library's FAST_POW table). Clang read the file without
+     * error and holds no function there, so the notice is a note that says nothing is left out.
+     */
+    @Test
+    void aDeclarationTheHandWrittenParserTookForAFunctionIsANote(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("powers.hpp"),
+                """
+                #pragma once
+                inline double pow_0(double) { return 1.0; }
+                inline double pow_1(double x) { return x; }
+                static double (*FAST_POW[2])(double){
+                    pow_0, pow_1};
+                inline unsigned level(double x) { return (unsigned)FAST_POW[1](x); }
+                """);
+        List<Notification> n = notices(dir, "powers.hpp");
+        assertThat(n).as(n.toString()).allSatisfy(x -> {
+            assertThat(x.level()).isEqualTo(Level.NOTE);
+            if (x.id().equals("parse-error"))
+                assertThat(x.message())
+                        .doesNotContain("not analyzed")
+                        .endsWith("holds no function definition there (a declaration): nothing is left out");
+        });
+    }
+
     @Test
     void functionsOnlyClangReadAreNamedInClangsNotice(@TempDir Path dir) throws Exception {
         Files.writeString(
