@@ -348,6 +348,30 @@ class UnitHeadersTest {
                                 + " borrowed from the most common (2 of 3) compile command of the build"));
     }
 
+    /**
+     * Units the database does not compile have no compile command of their own, whatever flags the build files give
+     * them (session 82: a CMake build of one unit beside 98 units of a Visual Studio project was "the most common (96
+     * of 99) compile command").
+     */
+    @Test
+    void unitsTheDatabaseDoesNotCompileAreNoCompileCommandsOfTheBuild(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(src.resolve("odd.h"), "static inline int odd(void) { return undeclared_name; }\n");
+        trivialUnits(src, "a.c", "b.c", "c.c");
+        Files.writeString(
+                src.resolve("CMakeLists.txt"),
+                "cmake_minimum_required(VERSION 3.10)\nproject(odd C)\nset(CMAKE_C_FLAGS \"-O2\")\n"
+                        + "add_executable(odd a.c b.c c.c)\n");
+        Files.writeString(src.resolve("compile_commands.json"), CompileDatabases.of(src, "-std=c99", "a.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(notices(s.result(), "odd.h"))
+                .filteredOn(n -> n.id().equals("clang-error"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("no compiled unit includes this header: it is read alone as C with -std=c99,"
+                                + " borrowed from every compile command of the build"));
+    }
+
     @Test
     void aHeaderWhoseIncluderClangRefusedNamesIt(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
