@@ -414,7 +414,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                         Level.ERROR,
                         "over-budget",
                         "not analyzed: more than " + MAX_TOKENS
-                                + " tokens after preprocessing (the CUDA front end's per-file budget)"));
+                                + " tokens after preprocessing (the C/C++/CUDA front end's per-file budget)"));
                 return;
             }
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
@@ -646,7 +646,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                                     + (rest > 0 ? " and " : "")
                                             : "")
                                     + (rest > 0 ? rest + " function" + (rest == 1 ? "" : "s") + " not analyzed" : "")
-                                    + ": the file took longer than the CUDA front end's per-file budget of "
+                                    + ": the file took longer than the C/C++/CUDA front end's per-file budget of "
                                     + FrontEndBudgets.fileBudgetNanos(bytes.length) / 1_000_000L
                                     + " ms of CPU time for its size (set"
                                     + " -Dnumlint.cuda.fileBudgetMs to raise it); the scan goes on"));
