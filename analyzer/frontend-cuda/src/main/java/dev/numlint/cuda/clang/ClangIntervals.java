@@ -462,7 +462,7 @@ final class ClangIntervals {
         for (ClangUnit u : ClangIncludes.sameParse(unit)) if (u != unit && u.failure() == null) units.add(u);
         for (ClangUnit u : units) {
             for (ClangUnit.Function f : u.functions()) {
-                if (f.node().usr != null && !f.template() && !m.containsKey(f.node().usr)) {
+                if (f.node().usr != null && !m.containsKey(f.node().usr)) {
                     m.put(f.node().usr, f);
                     of.put(f.node().usr, u);
                 }

@@ -333,7 +333,13 @@ final class ClangWalker {
             CXCursor r = clang_getCursorReferenced(c);
             if (clang_Cursor_isNull(r) == 0) {
                 ref = clang_getCursorSpelling(r).getString();
-                refUsr = clang_getCursorUSR(r).getString();
+                // a call of a function template's specialization refers to the template, whose body the unit holds
+                // (sqr<double>(r) returns the pattern's x * x, session 82)
+                CXCursor tmpl = kind == CXCursor_CallExpr && clang_getCursorKind(r) == CXCursor_FunctionDecl
+                        ? clang_getSpecializedCursorTemplate(r)
+                        : null;
+                refUsr = clang_getCursorUSR(tmpl != null && clang_Cursor_isNull(tmpl) == 0 ? tmpl : r)
+                        .getString();
             }
             if (ref == null || ref.isEmpty()) ref = spelling;
             if (value == null && inTemplate > 0 && kind == CXCursor_DeclRefExpr && arithmetic(canonKind))
