@@ -213,6 +213,47 @@ class BuildFlagAnalyzerTest {
     }
 
     /**
+     * Session 82 round R (an APRS modem): the only test sat in a macro under {@code #if ENABLE_GPSD}, a branch its
+     * configuration did not compile, and the message named it as any test. A test no condition holds is named first;
+     * one under a condition says so. An include guard is no condition.
+     */
+    @Test
+    void aTestUnderAPreprocessorConditionSaysSo(@TempDir Path dir) throws Exception {
+        Path src = FIXTURES.resolve("db-make");
+        Files.createDirectories(dir.resolve("build"));
+        for (String f : List.of("Makefile", "scale.cu", "shift.cu", "build/compile_commands.json")) {
+            Files.writeString(dir.resolve(f), Files.readString(src.resolve(f)));
+        }
+        Files.writeString(
+                dir.resolve("host.c"),
+                """
+                #ifndef HOST_C
+                #define HOST_C
+                #include <math.h>
+                #if ENABLE_GPSD
+                #define GOOD(x) (isfinite(x) && !isnan(x))
+                double track(double t) { return GOOD(t) ? t : -999999; }
+                #endif
+                #endif
+                """);
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(only(ctx, "NL006", 14).message()).endsWith("NaN/inf test at host.c:5:18 (under '#if ENABLE_GPSD')");
+        Files.writeString(
+                dir.resolve("host.c"),
+                """
+                #include <math.h>
+                #ifdef ENABLE_GPSD
+                #define GOOD(x) (isfinite(x) && !isnan(x))
+                #else
+                #define GOOD(x) (1)
+                #endif
+                double half(double x) { return isnan(x) ? 0.0 : x / 2; }
+                """);
+        ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(only(ctx, "NL006", 14).message()).endsWith("NaN/inf test at host.c:7:32");
+    }
+
+    /**
      * Session 71 round D (a plugin collection's configure.ac): the flag's description and a long file name made the
      * message end "may fold the NaN/inf test at ...", the place cut off; the description gives way instead.
      */

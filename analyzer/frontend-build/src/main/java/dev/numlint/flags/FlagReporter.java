@@ -393,17 +393,18 @@ final class FlagReporter {
         if (h.finiteMath() && inactive == null) {
             Set<Path> compiled = files(hs, used);
             if (inDb != null) inDb.sites().forEach(l -> compiled.addAll(used.getOrDefault(l, Set.of())));
-            test = NonFiniteTests.first(ctx, compiled);
-            if (test != null) {
+            NonFiniteTests.Found found = NonFiniteTests.first(ctx, compiled);
+            if (found != null) {
+                test = found.at();
                 // the test the flag may fold is why the finding is a warning: its place stays in the message, the
                 // flag's description gives way (session 71 round D: "may fold the NaN/inf test at ...")
-                String bare = cat.phrase("flag-finite-test", "message", "", "site", test.shortText());
+                String bare = cat.phrase("flag-finite-test", "message", "", "site", found.site());
                 own = cat.phrase(
                         "flag-finite-test",
                         "message",
                         Quote.fit(own, Math.max(40, Quote.MESSAGE - bare.length())),
                         "site",
-                        test.shortText());
+                        found.site());
             }
         }
         if (inactive == Inactive.NOT_IN_DATABASE) {

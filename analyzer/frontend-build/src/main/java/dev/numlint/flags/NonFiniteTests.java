@@ -28,9 +28,25 @@ final class NonFiniteTests {
 
     private static final Set<String> HOST = Set.of("c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx", "inl");
 
-    /** The first test for NaN or infinity in {@code files} (in path order), or null when none has one. */
-    static Location first(ScanContext ctx, Collection<Path> files) {
+    /**
+     * A test for NaN or infinity: where it is, and the innermost preprocessor condition it is written under (not an
+     * include guard), or null when none.
+     */
+    record Found(Location at, String condition) {
+        /** The test's place, with the condition it is written under. */
+        String site() {
+            return at.shortText() + (condition == null ? "" : " (under '" + condition + "')");
+        }
+    }
+
+    /**
+     * The first test for NaN or infinity in {@code files} (in path order) that no preprocessor condition holds, else
+     * the first under one (session 82 round R: a modem's only test sat in an {@code #if ENABLE_GPSD} branch that its
+     * configuration did not compile, and the message did not say so); null when none has one.
+     */
+    static Found first(ScanContext ctx, Collection<Path> files) {
         long max = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
+        Found conditional = null;
         for (Path f : new TreeSet<>(files)) {
             if (!host(f)) continue;
             String text;
@@ -40,8 +56,8 @@ final class NonFiniteTests {
             } catch (IOException | RuntimeException e) {
                 continue; // unreadable here: the source layer says so
             }
-            int at = first(code(text));
-            if (at >= 0) {
+            String code = code(text);
+            for (int at = first(code, 0); at >= 0; at = first(code, at + 1)) {
                 int line = 1;
                 int col = 1;
                 for (int i = 0; i < at; i++) {
@@ -52,9 +68,52 @@ final class NonFiniteTests {
                         col++;
                     }
                 }
-                return Location.of(ctx.relativize(f), line, col);
+                Found found = new Found(Location.of(ctx.relativize(f), line, col), condition(code, at));
+                if (found.condition() == null) return found;
+                if (conditional == null) conditional = found;
             }
         }
+        return conditional;
+    }
+
+    private static final Pattern CONDITIONAL = Pattern.compile("^\\s*#\\s*(if|ifdef|ifndef|elif|else|endif)\\b(.*)$");
+    private static final Pattern DEFINE = Pattern.compile("^\\s*#\\s*define\\s+(\\w+)");
+
+    /**
+     * The innermost preprocessor condition around offset {@code at} of {@code code} ({@code #if ENABLE_GPSD}, {@code
+     * #else of #ifdef _WIN32}), include guards ({@code #ifndef X} followed by {@code #define X}) left out; null when
+     * none.
+     */
+    static String condition(String code, int at) {
+        java.util.ArrayDeque<String> open = new java.util.ArrayDeque<>();
+        String[] lines = code.substring(0, at).split("\n", -1);
+        for (int i = 0; i < lines.length - 1; i++) {
+            Matcher m = CONDITIONAL.matcher(lines[i]);
+            if (!m.matches()) continue;
+            String what = m.group(1), rest = m.group(2).strip();
+            switch (what) {
+                case "if", "ifdef", "ifndef" -> {
+                    Matcher d = i + 1 < lines.length - 1 ? DEFINE.matcher(lines[i + 1]) : null;
+                    boolean guard = what.equals("ifndef")
+                            && d != null
+                            && d.find()
+                            && d.group(1).equals(rest);
+                    open.push(guard ? "" : "#" + what + " " + rest);
+                }
+                case "elif" -> {
+                    if (!open.isEmpty()) open.pop();
+                    open.push("#elif " + rest);
+                }
+                case "else" -> {
+                    String was = open.isEmpty() ? "" : open.pop();
+                    open.push(was.isEmpty() ? "" : "#else of " + was);
+                }
+                default -> {
+                    if (!open.isEmpty()) open.pop();
+                }
+            }
+        }
+        for (String c : open) if (!c.isEmpty()) return c;
         return null;
     }
 
@@ -64,7 +123,13 @@ final class NonFiniteTests {
      * {@code #if} for another compiler, while the file's real tests came later), {@code #undef isnan}, {@code #ifdef}.
      */
     static int first(String code) {
+        return first(code, 0);
+    }
+
+    /** The offset of the first test in {@code code} at or after {@code from}, or -1 ({@link #first(String)}). */
+    static int first(String code, int from) {
         Matcher m = TEST.matcher(code);
+        m.region(from, code.length());
         while (m.find()) {
             int line = code.lastIndexOf('\n', m.start()) + 1;
             if (!DIRECTIVE_NAME.matcher(code.substring(line, m.start())).matches()) return m.start();
