@@ -73,6 +73,8 @@ final class ClangLocalArrays {
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
         if (base.canonKind != CXType_ConstantArray && base.canonKind != CXType_Pointer) return null;
         if (ASSUMED.get().contains(base.refUsr)) return new double[] {0, INF};
+        double[] initial = ClangInitialElements.of(unit, read, base, fn, e -> intervals.of(e, fn, depth - 1));
+        if (initial != null) return initial;
         List<Store> stores = stores(base.refUsr, fn);
         if (stores == null) return null;
         double[] r = union(read, stores, fn, depth);
