@@ -553,8 +553,9 @@ final class ClangSites {
                 ClangNode a = sameType(product(n.children.get(0), fn), n);
                 ClangNode b = sameType(product(n.children.get(1), fn), n);
                 // a single-use product temporary (t = a*b; ... t - c): the compiler fuses through it as through a*b
-                ClangNode ta = a == null ? productTemporary(n.children.get(0), fn) : null;
-                ClangNode tb = b == null ? productTemporary(n.children.get(1), fn) : null;
+                // (of the sum's type: a float temporary added to 0.5 in double is rounded before the add)
+                ClangNode ta = a == null ? sameType(productTemporary(n.children.get(0), fn), n) : null;
+                ClangNode tb = b == null ? sameType(productTemporary(n.children.get(1), fn), n) : null;
                 if (ta != null) a = ta;
                 if (tb != null) b = tb;
                 if (acc) a = ta = null;
