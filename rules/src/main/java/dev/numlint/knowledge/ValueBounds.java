@@ -374,10 +374,12 @@ public final class ValueBounds {
                 double[] x = args.get(0), y = args.get(1);
                 // |fmod(x, y)| < |y|, of x's sign; a divisor that may be 0 gives NaN there, no finite value, as
                 // everywhere in these intervals (session 76 round B: fmod(t, count) of a uint8_t count, said to
-                // reach 300 when converted to uint8_t)
+                // be reaching 300 when converted to uint8_t); |fmod(x, y)| <= |x| too, so its sign is x's whatever y is
+                // (session 82 round T: fmodf((float)sampleIndex, rate) of a size_t index, an "unguarded" NL001)
                 double m = Math.max(Math.abs(y[0]), Math.abs(y[1]));
-                if (m == INF || m == 0 || Double.isNaN(m)) return null;
-                return new double[] {x[0] >= 0 ? 0 : -m, x[1] <= 0 ? 0 : m};
+                if (m == 0 || Double.isNaN(m) || Double.isNaN(x[0]) || Double.isNaN(x[1])) return null;
+                if (m == INF && x[0] < 0 && x[1] > 0) return null;
+                return new double[] {x[0] >= 0 ? 0 : Math.max(x[0], -m), x[1] <= 0 ? 0 : Math.min(x[1], m)};
             }
             default -> {
                 return null;

@@ -77,7 +77,24 @@ class ValueBoundsCallsTest {
                 .containsExactly(-4.0, 4.0);
         assertThat(ValueBounds.call("fmod", List.of(new double[] {0, 1}, point(0))))
                 .isNull();
+        // an unbounded divisor: still of x's sign, and no larger than x in magnitude
         assertThat(ValueBounds.call("fmod", List.of(new double[] {0, 1}, new double[] {1, INF})))
+                .containsExactly(0.0, 1.0);
+    }
+
+    /**
+     * Session 82 round T: {@code (uint32_t)fmodf((float)firstSampleIndex, rfSampleRate)} of a size_t index and a rate
+     * nothing bounds was "unguarded": the remainder has the sign of its dividend whatever the divisor.
+     */
+    @Test
+    void aRemainderHasItsDividendsSignWhateverTheDivisor() {
+        assertThat(ValueBounds.call("fmodf", List.of(new double[] {0, 1.8e19}, new double[] {-INF, INF})))
+                .containsExactly(0.0, 1.8e19);
+        assertThat(ValueBounds.call("fmod", List.of(new double[] {-7, -2}, new double[] {-INF, INF})))
+                .containsExactly(-7.0, 0.0);
+        assertThat(ValueBounds.call("fmod", List.of(new double[] {-7, 3}, new double[] {-INF, INF})))
                 .isNull();
+        assertThat(ValueBounds.call("fmod", List.of(new double[] {-7, 30}, new double[] {-5, 5})))
+                .containsExactly(-5.0, 5.0);
     }
 }
