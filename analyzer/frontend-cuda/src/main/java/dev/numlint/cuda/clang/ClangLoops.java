@@ -612,7 +612,12 @@ final class ClangLoops {
             for (ClangNode c : st.children) if (alwaysResets(c, root, target)) return true;
             return false;
         }
-        return resets(st, root, target) || everyBranchResets(st, root, target);
+        // a chain of assignments sets every variable it names (if (r) l = s = rb[k]; else l = s = 0;, session 82: a
+        // sound chip's reverb-fed left and right sums)
+        for (ClangNode v = st;
+                v != null && v.kind == CXCursor_BinaryOperator && v.spelling.equals("=") && v.children.size() == 2;
+                v = strip(v.children.get(1))) if (resets(v, root, target)) return true;
+        return everyBranchResets(st, root, target);
     }
 
     /**
