@@ -22,7 +22,8 @@ final class ClangInitialElements {
     static double[] of(
             ClangUnit unit, ClangNode read, ClangNode base, ClangUnit.Function fn, Function<ClangNode, double[]> eval) {
         ClangNode index = read.children.size() == 2 ? strip(read.children.get(1)) : null;
-        if (index == null || index.value == null) return null;
+        // (a node of a macro's expansion has the offset of the macro's name: no order among them is known)
+        if (index == null || index.value == null || read.offset < 0) return null;
         double k = index.value;
         if (k < 0 || k != Math.rint(k) || base.canonKind != CXType_ConstantArray) return null;
         String usr = base.refUsr;
@@ -45,7 +46,7 @@ final class ClangInitialElements {
         fn.node().forEach(x -> {
             if (bad[0] || x.kind != CXCursor_DeclRefExpr || !usr.equals(x.refUsr) || x == base) return;
             if (elementRead(x)) return;
-            if (x.offset < read.offset || inLoopAround(x, read, fn.node())) bad[0] = true;
+            if (x.offset <= read.offset || inLoopAround(x, read, fn.node())) bad[0] = true;
         });
         if (bad[0]) return null;
         if (k >= init.children.size()) return new double[] {0, 0};
