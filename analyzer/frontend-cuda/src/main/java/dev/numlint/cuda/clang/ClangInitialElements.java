@@ -72,9 +72,4 @@ final class ClangInitialElements {
         }
         return false;
     }
-
-    private static boolean within(ClangNode n, ClangNode root) {
-        for (ClangNode p = n; p != null; p = p.parent) if (p == root) return true;
-        return false;
-    }
 }

@@ -696,11 +696,6 @@ final class ClangIntervals {
         return lo <= hi ? new double[] {lo, hi} : x;
     }
 
-    private static boolean within(ClangNode n, ClangNode ancestor) {
-        for (ClangNode p = n; p != null; p = p.parent) if (p == ancestor) return true;
-        return false;
-    }
-
     /**
      * The locals and value parameters of {@code fn} (their USRs) whose address is never taken and to which no reference is bound: once per
      * function.

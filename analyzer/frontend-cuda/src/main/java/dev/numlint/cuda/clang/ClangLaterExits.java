@@ -46,12 +46,6 @@ final class ClangLaterExits {
         return null;
     }
 
-    /** Whether {@code n} lies in the subtree of {@code root}. */
-    private static boolean within(ClangNode n, ClangNode root) {
-        for (ClangNode p = n; p != null; p = p.parent) if (p == root) return true;
-        return false;
-    }
-
     /** Whether {@code s} refers to one of {@code locals}. */
     private static boolean reads(ClangNode s, Set<String> locals) {
         boolean[] hit = {false};

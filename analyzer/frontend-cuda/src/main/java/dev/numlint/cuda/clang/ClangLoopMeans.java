@@ -236,11 +236,6 @@ final class ClangLoopMeans {
             }
             return null;
         }
-
-        private static boolean within(ClangNode n, ClangNode ancestor) {
-            for (ClangNode p = n; p != null; p = p.parent) if (p == ancestor) return true;
-            return false;
-        }
     }
 
     /**

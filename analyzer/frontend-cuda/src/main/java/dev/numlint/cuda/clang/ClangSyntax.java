@@ -569,6 +569,12 @@ final class ClangSyntax {
         return c;
     }
 
+    /** Whether {@code n} lies in the subtree of {@code ancestor}, by the tree (a macro's nodes share one offset). */
+    static boolean within(ClangNode n, ClangNode ancestor) {
+        for (ClangNode p = n; p != null; p = p.parent) if (p == ancestor) return true;
+        return false;
+    }
+
     /** Whether {@code n} or a node below it refers to the declaration {@code usr}. */
     static boolean mentions(ClangNode n, String usr) {
         boolean[] hit = new boolean[1];
