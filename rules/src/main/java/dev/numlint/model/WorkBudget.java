@@ -31,7 +31,6 @@ public final class WorkBudget {
 
     private WorkBudget() {}
 
-    /** Starts a budget of {@code nanos} CPU nanoseconds for the calling thread (replacing one already running). */
     /**
      * The notice of a file whose analysis ran out of memory: names the heap limit and how to raise it (the launchers'
      * {@code NUMLINT_MAX_HEAP}), so that a hostile input ends with this notice, not with the machine's memory.
@@ -41,6 +40,7 @@ public final class WorkBudget {
                 + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB; NUMLINT_MAX_HEAP=2g raises it)";
     }
 
+    /** Starts a budget of {@code nanos} CPU nanoseconds for the calling thread (replacing one already running). */
     public static void start(long nanos) {
         STATE.set(new State(CpuClock.now() + Math.max(0, nanos)));
     }
@@ -60,11 +60,39 @@ public final class WorkBudget {
 
     /** Throws {@link Exceeded} when the calling thread's budget ran out; does nothing without a budget. */
     public static void check() {
-        State s = STATE.get();
+        check(STATE.get());
+    }
+
+    private static void check(State s) {
         if (s == null) return;
         if (s.spent || ((++s.calls & 0x3ff) == 0 && CpuClock.now() > s.deadline)) {
             s.spent = true;
             throw new Exceeded("the per-file work budget ran out");
+        }
+    }
+
+    /**
+     * The calling thread's budget as it is now, for a loop that checks it once per element of many: {@link
+     * Meter#check()} is {@link #check()} without the thread-local lookup (a tenth of the scan's time went to that
+     * lookup in the walks over every node of a unit's tree, session 83). Used on the thread that took it only.
+     */
+    public static Meter meter() {
+        State s = STATE.get();
+        return s == null ? Meter.NONE : new Meter(s);
+    }
+
+    /** A budget taken by {@link #meter()}. */
+    public static final class Meter {
+        static final Meter NONE = new Meter(null);
+        private final State state;
+
+        private Meter(State state) {
+            this.state = state;
+        }
+
+        /** {@link WorkBudget#check()} of the budget this meter took. */
+        public void check() {
+            WorkBudget.check(state);
         }
     }
 }

@@ -164,9 +164,10 @@ public final class ClangNode {
      */
     public void forEach(java.util.function.Consumer<ClangNode> f) {
         ClangNode[] kept = preorder;
+        dev.numlint.model.WorkBudget.Meter budget = dev.numlint.model.WorkBudget.meter();
         if (kept != null) {
             for (ClangNode n : kept) {
-                dev.numlint.model.WorkBudget.check();
+                budget.check();
                 f.accept(n);
             }
             return;
@@ -175,7 +176,7 @@ public final class ClangNode {
         stack.push(this);
         while (!stack.isEmpty()) {
             ClangNode n = stack.pop();
-            dev.numlint.model.WorkBudget.check();
+            budget.check();
             f.accept(n);
             for (int i = n.children.size() - 1; i >= 0; i--) stack.push(n.children.get(i));
         }

@@ -415,10 +415,21 @@ public final class ClangParser {
      * no argument is known adds nothing).
      */
     private static void explicitInstantiations(byte[] text, ClangWalker w) {
-        if (text == null) return;
+        // a unit without a function template of its own (most C) has nothing to find: the patterns are not run
+        if (text == null || !hasFunctionTemplate(w.top)) return;
         String src = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1);
         explicitArguments(EXPLICIT_INSTANTIATION.matcher(src), w);
         explicitArguments(EXPLICIT_CALL.matcher(src), w);
+    }
+
+    private static boolean hasFunctionTemplate(List<ClangNode> top) {
+        java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(top);
+        while (!todo.isEmpty()) {
+            ClangNode n = todo.poll();
+            if (n.kind == CXCursor_FunctionTemplate) return true;
+            if (n.kind == CXCursor_Namespace || n.kind == CXCursor_LinkageSpec) todo.addAll(n.children);
+        }
+        return false;
     }
 
     private static void explicitArguments(java.util.regex.Matcher m, ClangWalker w) {
