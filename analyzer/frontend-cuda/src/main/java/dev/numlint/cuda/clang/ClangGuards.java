@@ -271,6 +271,8 @@ final class ClangGuards {
                     for (Path t : g == null && !writes(s, usr) ? truncations(p, k, usr) : List.<Path>of()) {
                         if ((g = chainExit(unit, check, t, once)) != null) break;
                     }
+                    if (g != null && ClangNegativeBranches.exitsAbove(at, check, usr))
+                        return null; // if (v > 0) return;
                     if (g != null) return ClangGuardPairs.otherSide(unit, p, k, usr, g);
                     exits.add(new ClangNode[] {check, s});
                 }
