@@ -162,14 +162,24 @@ public final class NvccFlagPolicy {
                         shown = f + " " + value;
                     }
                     String tool = key.contains("ptxas") ? "ptxas" : "host compiler";
+                    // -fopenmp defines _OPENMP for the host preprocessor, which nvcc -ptx runs too: host code that
+                    // includes <omp.h> under #ifdef _OPENMP and calls omp_get_wtime() does not compile without it
+                    // (session 83, a Jacobi solver's timers). It names no file and runs nothing: passed alone.
+                    boolean openMp = value != null
+                            && !key.contains("ptxas")
+                            && java.util.Arrays.asList(value.strip().split("[,\\s]+"))
+                                    .contains("-fopenmp");
+                    if (openMp && !args.contains(OPENMP)) args.add(OPENMP);
+                    if (openMp && value.strip().equals("-fopenmp")) continue;
                     String bad = value == null ? null : unsafeChars(value);
                     dropped.add(drop(
                             shown,
                             where,
-                            bad != null
-                                    ? "its value " + bad + " (nvcc splits the value at commas into separate " + tool
-                                            + " options)"
-                                    : tool + " options are not needed to produce PTX"));
+                            (bad != null
+                                            ? "its value " + bad + " (nvcc splits the value at commas into separate "
+                                                    + tool + " options)"
+                                            : tool + " options are not needed to produce PTX")
+                                    + (openMp ? "; its -fopenmp is passed" : "")));
                 }
                 default -> {
                     if (f.matches("-O[0-3]")) {
@@ -323,6 +333,9 @@ public final class NvccFlagPolicy {
         if (v.startsWith("-")) return "starts with '-'";
         return unsafeChars(v);
     }
+
+    /** The one host compiler option passed to nvcc -ptx (see the -Xcompiler case of {@link #apply}). */
+    static final String OPENMP = "-Xcompiler=-fopenmp";
 
     /** A macro name, or a function-like macro of at most one parameter (nvcc splits a -D value at commas). */
     private static final String FUNCTION_LIKE = "[A-Za-z_][A-Za-z0-9_]*(\\(([A-Za-z_][A-Za-z0-9_]*)?\\))?";

@@ -121,6 +121,32 @@ class NvccFlagPolicyTest {
                         "--weird");
     }
 
+    /** Session 83: host code that includes omp.h under #ifdef _OPENMP needs the host preprocessor's -fopenmp. */
+    @Test
+    void openMpIsTheOneHostCompilerOptionPassed() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        NvccFlagPolicy.Decision d = policy(root)
+                .apply(
+                        List.of(
+                                "--compiler-options",
+                                "-g -O3 -fopenmp",
+                                "-Xcompiler=-fopenmp",
+                                "-Xcompiler",
+                                "-fopenmp,-wrapper,./evil.sh",
+                                "-Xptxas=-fopenmp"),
+                        f -> "Makefile:7");
+        assertThat(d.args()).containsExactly("-Xcompiler=-fopenmp");
+        assertThat(d.dropped())
+                .extracting(NvccFlagPolicy.Dropped::flag)
+                .containsExactly(
+                        "--compiler-options -g -O3 -fopenmp",
+                        "-Xcompiler -fopenmp,-wrapper,./evil.sh",
+                        "-Xptxas=-fopenmp");
+        assertThat(d.dropped().get(0).reason()).endsWith("its -fopenmp is passed");
+        assertThat(d.dropped().get(1).reason()).contains("','").endsWith("its -fopenmp is passed");
+        assertThat(d.dropped().get(2).reason()).doesNotContain("-fopenmp is passed");
+    }
+
     /** Issue 25: a database entry's -include of a configured header reaches nvcc; one outside the tree does not. */
     @Test
     void preIncludedFilesMustBeRegularFilesInsideTheTreeOrTheToolkit() throws IOException {
