@@ -498,7 +498,8 @@ public final class PtxAnalyzer implements Analyzer {
 
     /**
      * The nvcc flags for a build context: the flags as written plus the floating-point settings the build-flag
-     * audit recorded (--use_fast_math, -ftz, -prec-div, -prec-sqrt, -fmad) when no written flag carries them.
+     * audit recorded (--use_fast_math, -ftz, -prec-div, -prec-sqrt, -fmad) when no written flag carries them, and the
+     * host compiler's -fopenmp.
      */
     public static List<String> nvccFlags(BuildContext bc) {
         List<String> flags = new ArrayList<>(bc.nvccFlags());
@@ -508,6 +509,10 @@ public final class PtxAnalyzer implements Analyzer {
         if (bc.precDiv() != null && !all.contains("-prec-div")) flags.add("-prec-div=" + bc.precDiv());
         if (bc.precSqrt() != null && !all.contains("-prec-sqrt")) flags.add("-prec-sqrt=" + bc.precSqrt());
         if (bc.fmad() != null && !all.contains("-fmad")) flags.add("-fmad=" + bc.fmad());
+        // the host compiler's -fopenmp (the audit keeps it apart from the nvcc flags): _OPENMP holds for the host
+        // preprocessing nvcc -ptx runs too, where host code includes <omp.h> under #ifdef _OPENMP (session 83)
+        String omp = dev.numlint.toolchain.NvccFlagPolicy.OPENMP;
+        if (bc.hostMacroFlags().contains("-fopenmp") && !flags.contains(omp)) flags.add(omp);
         return flags;
     }
 

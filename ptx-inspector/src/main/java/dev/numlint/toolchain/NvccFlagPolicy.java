@@ -335,7 +335,7 @@ public final class NvccFlagPolicy {
     }
 
     /** The one host compiler option passed to nvcc -ptx (see the -Xcompiler case of {@link #apply}). */
-    static final String OPENMP = "-Xcompiler=-fopenmp";
+    public static final String OPENMP = "-Xcompiler=-fopenmp";
 
     /** A macro name, or a function-like macro of at most one parameter (nvcc splits a -D value at commas). */
     private static final String FUNCTION_LIKE = "[A-Za-z_][A-Za-z0-9_]*(\\(([A-Za-z_][A-Za-z0-9_]*)?\\))?";

@@ -30,6 +30,15 @@ class PtxAnalyzerTest {
     @TempDir
     Path dir;
 
+    /** Session 83: host code including omp.h under #ifdef _OPENMP failed nvcc -ptx without the host's -fopenmp. */
+    @Test
+    void theHostCompilersOpenMpReachesNvcc() {
+        BuildContext bc = BuildContext.defaults().addNvccFlag("-O3").addHostMacroFlag("-fopenmp");
+        assertThat(PtxAnalyzer.nvccFlags(bc)).containsExactly("-O3", "-Xcompiler=-fopenmp");
+        assertThat(PtxAnalyzer.nvccFlags(BuildContext.defaults().addHostMacroFlag("-mavx2")))
+                .isEmpty();
+    }
+
     @Test
     void implementedRulesMatchTheCatalog() {
         Set<String> ptx = RuleCatalog.get().all().stream()
