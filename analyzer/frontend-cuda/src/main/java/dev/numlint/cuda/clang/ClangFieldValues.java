@@ -117,7 +117,10 @@ final class ClangFieldValues {
         if (path == null && obj != null && obj.kind == CXCursor_DeclRefExpr && obj.canonKind != CXType_Pointer)
             return everyElement(read, obj, fn, depth);
         if (path == null || path.isEmpty()) return null;
-        if (obj == null || obj.kind == CXCursor_CXXThisExpr) return receiver(path, fn, depth);
+        if (self(obj)) {
+            Effect own = ownMember(path, fn, read, depth);
+            return own == Effect.NONE ? receiver(path, fn, depth) : own.value;
+        }
         // p->m through a local pointer: the assignment through it that reaches the read (ClangPointedMembers)
         if (obj.kind == CXCursor_DeclRefExpr && obj.canonKind == CXType_Pointer)
             return ClangPointedMembers.read(unit, intervals, obj.refUsr, path, fn, read, depth);
@@ -194,6 +197,80 @@ final class ClangFieldValues {
             n = a;
         }
         return n;
+    }
+
+    /** Whether {@code o}, an object from {@link #object}, is {@code this}: implicit (null) or written. */
+    private static boolean self(ClangNode o) {
+        return o == null || o.kind == CXCursor_CXXThisExpr;
+    }
+
+    /**
+     * The member {@code path} of {@code this} where {@code at} reads it in the method {@code fn}: the assignment to it
+     * in the blocks around the read that reaches it ({@code _drap = sqrt(_ghost_area); _dphi = _drap;} before {@code
+     * int(twopi/_dphi + 0.5)}, a jet-clustering library's ghost grid: session 83 round W). NONE when no statement before
+     * the read in the method writes it (the receiver's value is asked then); UNKNOWN where a statement may change it
+     * ({@link #changesOwn}), a loop around the read or the condition of an if or switch around it does, or the read or
+     * a statement before it is under a label.
+     */
+    private Effect ownMember(String path, ClangUnit.Function fn, ClangNode at, int depth) {
+        ClangNode cur = at;
+        for (ClangNode p = at.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
+            if (ClangSyntax.isLoop(p) && changesOwn(p, path)) return Effect.UNKNOWN;
+            if ((p.kind == CXCursor_IfStmt || p.kind == CXCursor_SwitchStmt)
+                    && p.children.get(0) != cur
+                    && changesOwn(p.children.get(0), path)) return Effect.UNKNOWN;
+            if (p.kind != CXCursor_CompoundStmt) continue;
+            if (ClangSyntax.labelled(cur) != cur) return Effect.UNKNOWN;
+            for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
+                ClangNode st = p.children.get(j);
+                if (ClangSyntax.labelled(st) != st) return Effect.UNKNOWN;
+                ClangNode x = strip(st);
+                if (x != null
+                        && x.kind == CXCursor_BinaryOperator
+                        && x.spelling.equals("=")
+                        && x.children.size() == 2) {
+                    ClangNode l = x.children.get(0);
+                    if (self(object(l))
+                            && path.equals(suffix(l, object(l), false))
+                            && !changesOwn(x.children.get(1), path))
+                        return Effect.of(intervals.of(x.children.get(1), fn, depth - 1));
+                }
+                if (changesOwn(st, path)) return Effect.UNKNOWN;
+            }
+        }
+        return Effect.NONE;
+    }
+
+    /**
+     * Whether {@code n} may change the member {@code path} of {@code this}: writes it or a member that overlaps it,
+     * takes its address or hands it to a call, calls a method on {@code this}, or hands {@code this} itself on. A call
+     * of another object's method or of a free function that is given none of them is taken to leave it alone.
+     */
+    private static boolean changesOwn(ClangNode n, String path) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> {
+            if (hit[0]) return;
+            if (x.kind == CXCursor_CXXThisExpr) {
+                ClangNode p = x.parent;
+                while (p != null && (p.kind == CXCursor_ParenExpr || p.kind == CXCursor_UnexposedExpr)) p = p.parent;
+                if (p == null || p.kind != CXCursor_MemberRefExpr) hit[0] = true; // g(this), *this
+                return;
+            }
+            if (x.kind != CXCursor_MemberRefExpr || x.refUsr == null || !self(object(x))) return;
+            if (x.refUsr.contains("@F@")) {
+                hit[0] = true; // a method called on this
+                return;
+            }
+            ClangNode m = x;
+            while (m.parent != null
+                    && (m.parent.kind == CXCursor_MemberRefExpr && m.parent.children.get(0) == m
+                            || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
+                            || m.parent.kind == CXCursor_ParenExpr)) m = m.parent;
+            if (!written(m) && !aliases(m)) return;
+            String s = suffix(m, object(m), true);
+            hit[0] = s == null || overlap(s, path);
+        });
+        return hit[0];
     }
 
     /** The member {@code path} of {@code this} in {@code fn}: of the receiver of the call being evaluated. */
