@@ -217,6 +217,23 @@ class BuildFlagAnalyzerTest {
      * configuration did not compile, and the message named it as any test. A test no condition holds is named first;
      * one under a condition says so. An include guard is no condition.
      */
+    /** Session 82 round Q's gpufilter: both flags on one line, one NL002 finding: the division is div.approx. */
+    @Test
+    void fastMathOnTheLineOfPrecDivFalseIsTheFindingsWording(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                cmake_minimum_required(VERSION 3.18)
+                project(g LANGUAGES CUDA)
+                set(CMAKE_CUDA_FLAGS "-prec-div=false -prec-sqrt=false -use_fast_math")
+                set(CMAKE_CUDA_FLAGS_DEBUG "-prec-div=false")
+                """);
+        Files.writeString(dir.resolve("k.cu"), "__global__ void k(float *a) { a[0] = a[1] / a[2]; }\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(only(ctx, "NL002", 3).message()).contains("div.approx");
+        assertThat(only(ctx, "NL002", 4).message()).contains("div.full");
+    }
+
     @Test
     void aTestUnderAPreprocessorConditionSaysSo(@TempDir Path dir) throws Exception {
         Path src = FIXTURES.resolve("db-make");

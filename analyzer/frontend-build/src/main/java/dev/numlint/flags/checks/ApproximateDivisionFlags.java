@@ -25,7 +25,9 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
             if (FlagFacts.fastMath(e)) {
                 if (!facts.cancelledBy(i, true, "prec-div", "true")) key = "flags-fast-math-div";
             } else if (FlagFacts.device(e, "prec-div")) {
-                if (FlagFacts.isFalse(e.value()) && !facts.cancelledBy(i, false, "prec-div", "true")) {
+                if (FlagFacts.isFalse(e.value())
+                        && !facts.cancelledBy(i, false, "prec-div", "true")
+                        && !fastMathOnItsLine(facts, i)) {
                     key = "flags-prec-div";
                 }
             } else if (e.target() != FlagTarget.DEVICE
@@ -41,5 +43,27 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
                 out.accept(e.target() == FlagTarget.DEVICE ? h : h.withHostRounding());
             }
         }
+    }
+
+    /**
+     * Whether an uncancelled {@code --use_fast_math} is written on the line of entry {@code i} (a {@code -prec-div=false}):
+     * the division is then div.approx, which that flag's finding says; one finding of the rule per line is kept, and
+     * {@code -prec-div=false}'s div.full wording came first on gpufilter's {@code -prec-div=false -prec-sqrt=false
+     * -use_fast_math} (session 82 round Q).
+     */
+    private static boolean fastMathOnItsLine(FlagFacts facts, int i) {
+        List<FlagEntry> es = facts.entries();
+        dev.numlint.model.Location at = es.get(i).loc();
+        if (at == null) return false;
+        for (int j = 0; j < es.size(); j++) {
+            dev.numlint.model.Location l = es.get(j).loc();
+            if (j != i
+                    && l != null
+                    && java.util.Objects.equals(l.file(), at.file())
+                    && l.startLine() == at.startLine()
+                    && FlagFacts.fastMath(es.get(j))
+                    && !facts.cancelledBy(j, true, "prec-div", "true")) return true;
+        }
+        return false;
     }
 }
