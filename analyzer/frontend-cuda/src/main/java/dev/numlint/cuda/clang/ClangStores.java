@@ -14,7 +14,8 @@ import java.util.TreeSet;
 
 /**
  * The stored values of a {@link ClangUnit} (session 30, issue #26): for a structure field (by its USR, the field
- * within its record type), a {@code static} or {@code const} global (in a namespace too), or the elements of either,
+ * within its record type), a {@code static} or {@code const} global (in a namespace too), a {@code static} local, or
+ * the elements of any of them,
  * the interval that covers every value a store of this file writes to it ({@code s->snr[i] = getbitu(b, p, 6) *
  * 0.25}: non-negative), so that a read of it in another function of the file has that interval. A decoder fills a
  * record from unsigned bit fields in one function and converts the field back to an integer field in another: the
@@ -58,6 +59,8 @@ final class ClangStores {
     private Set<String> unknownRecords;
     private Set<String> staticGlobals;
     private Set<String> defined;
+    /** The static locals of the file's functions (with the file-scope statics in {@link #staticGlobals}). */
+    private List<ClangNode> staticLocals;
 
     ClangStores(ClangUnit unit) {
         this.unit = unit;
@@ -124,9 +127,18 @@ final class ClangStores {
             t.forEach(n -> {
                 if (n.kind == CXCursor_InitListExpr) initList(n);
             });
+        List<ClangNode> locals = new ArrayList<>();
         unit.eachInFunctions((fn, n) -> {
             if ((n.kind == CXCursor_MemberRefExpr || n.kind == CXCursor_DeclRefExpr) && n.refUsr != null)
                 refs.computeIfAbsent(n.refUsr, k -> new ArrayList<>()).add(n);
+            // a static local (static double offset[440]; filled in one call, read in the next: session 83 round Y, a
+            // demo's palette offsets 1 + sin(...)): only its function names it, so this file holds every store
+            if (n.kind == CXCursor_VarDecl
+                    && n.usr != null
+                    && unit.text(n).strip().startsWith("static")) {
+                staticGlobals.add(n.usr);
+                locals.add(n);
+            }
             if (n.kind == CXCursor_CallExpr && !defined.contains(callee(n)) && !zeroFill(n)) {
                 // a pointer to a record handed to a function this file does not define may write any of its fields
                 for (ClangNode a : arguments(n)) {
@@ -145,6 +157,7 @@ final class ClangStores {
                 }
             }
         });
+        staticLocals = locals;
         this.refs = refs; // published last: the sets above are complete once another thread sees it
     }
 
@@ -218,7 +231,9 @@ final class ClangStores {
         if (staticGlobals.contains(key)) {
             lo = 0; // zero-initialized, or by its initializer below
             hi = 0;
-            for (ClangNode t : fileScopeVariables()) {
+            List<ClangNode> declared = new ArrayList<>(fileScopeVariables());
+            declared.addAll(staticLocals);
+            for (ClangNode t : declared) {
                 if (key.equals(t.usr) && !t.children.isEmpty()) {
                     ClangNode init = t.children.get(t.children.size() - 1);
                     if (!clang_isExpressionKind(init.kind)) continue;
