@@ -273,8 +273,10 @@ final class ClangIntervals {
             whole = ClangFractions.wholePart(init, x.refUsr);
         }
         if (whole == 0 || defs.written().contains(x.refUsr)) return null;
-        // x - floor(x) in [0, 1); x - (long)x, x - trunc(x) of the sign of x, in (-1, 1)
-        return whole > 0 ? new double[] {0, 1} : new double[] {-1, 1};
+        // x - floor(x) in [0, 1); x - (long)x, x - trunc(x) of the sign of x, in (-1, 1): in [0, 1) where a test
+        // proves x not negative (if (src_x >= 0 && ...) { int x0 = (int)src_x; float fx = src_x - x0; }, session 83)
+        boolean up = whole > 0 || ClangSignGuards.provesThroughParts(unit, x, fn, true);
+        return up ? new double[] {0, 1} : new double[] {-1, 1};
     }
 
     /**

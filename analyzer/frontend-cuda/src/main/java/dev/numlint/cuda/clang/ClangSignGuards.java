@@ -23,6 +23,19 @@ final class ClangSignGuards {
      * positive (not {@code positive}).
      */
     static boolean proves(ClangUnit unit, ClangNode e, ClangUnit.Function fn, boolean positive) {
+        return proves(unit, e, fn, positive, false);
+    }
+
+    /**
+     * {@link #proves}, where a part of a conjunction that holds, or of a disjunction that fails, counts as the test
+     * ({@link #signWhen}): for an interval's sign ({@link ClangIntervals}' fractional parts). A conversion's guard
+     * keeps the single comparisons: an implicit conversion tested at both ends by one disjunction stays silent.
+     */
+    static boolean provesThroughParts(ClangUnit unit, ClangNode e, ClangUnit.Function fn, boolean positive) {
+        return proves(unit, e, fn, positive, true);
+    }
+
+    private static boolean proves(ClangUnit unit, ClangNode e, ClangUnit.Function fn, boolean positive, boolean parts) {
         ClangNode x = strip(e);
         if (x == null) return false;
         String text = squash(unit.text(x));
@@ -41,10 +54,9 @@ final class ClangSignGuards {
             if (isLoop(p) && writesAny(p, reads)) return false; // a back edge past the test
             if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(0) != c) {
                 boolean then = p.children.get(1) == c;
-                Integer sign = sign(unit, p.children.get(0), text);
                 // the then branch sees the test hold, the else branch fail
-                if (sign != null && (then ? sign : -sign) == (positive ? 1 : -1) && !writtenBefore(p, x, reads))
-                    return true;
+                Integer sign = signWhen(unit, p.children.get(0), text, then, parts);
+                if (sign != null && sign == (positive ? 1 : -1) && !writtenBefore(p, x, reads)) return true;
             }
             if (p.kind != CXCursor_CompoundStmt) continue;
             int i = p.children.indexOf(c);
@@ -54,10 +66,10 @@ final class ClangSignGuards {
                 ClangNode check = ClangChecks.ifOf(s);
                 boolean once = check != s;
                 if (check != null && check.children.size() == 2 && leaves(check.children.get(1), once)) {
-                    Integer sign = sign(unit, check.children.get(0), text);
+                    Integer sign = signWhen(unit, check.children.get(0), text, false, parts);
                     // past an early exit the test failed
                     if (sign != null
-                            && -sign == (positive ? 1 : -1)
+                            && sign == (positive ? 1 : -1)
                             && !writesAny(check.children.get(0), reads)
                             && !writtenBetween(p, k, x, reads)) return true;
                 }
@@ -65,7 +77,7 @@ final class ClangSignGuards {
                         && check.children.size() == 3
                         && !leaves(check.children.get(1), once)
                         && leaves(check.children.get(2), once)) {
-                    Integer sign = sign(unit, check.children.get(0), text);
+                    Integer sign = signWhen(unit, check.children.get(0), text, true, parts);
                     // if (t) { } else return;: past it the test held
                     if (sign != null
                             && sign == (positive ? 1 : -1)
@@ -77,6 +89,28 @@ final class ClangSignGuards {
             }
         }
         return false;
+    }
+
+    /**
+     * The sign the test {@code t} gives the expression written {@code text} where it {@code holds} (or fails): a
+     * comparison's ({@link #sign}, negated where it fails); with {@code parts}, a part's of a conjunction that holds ({@code src_x >= 0 &&
+     * src_x < width - 1}: a bilinear sample's position, session 83 round Z) or of a disjunction that fails; null
+     * otherwise.
+     */
+    static Integer signWhen(ClangUnit unit, ClangNode t, String text, boolean holds, boolean parts) {
+        ClangNode n = strip(ClangChecks.condition(t));
+        while (n != null && n.kind == CXCursor_ParenExpr && n.children.size() == 1) n = strip(n.children.get(0));
+        if (parts
+                && n != null
+                && n.kind == CXCursor_BinaryOperator
+                && n.children.size() == 2
+                && n.spelling.equals(holds ? "&&" : "||")) {
+            Integer a = signWhen(unit, n.children.get(0), text, holds, true);
+            return a != null ? a : signWhen(unit, n.children.get(1), text, holds, true);
+        }
+        Integer s = sign(unit, t, text);
+        if (s == null || holds) return s;
+        return -s;
     }
 
     /**
