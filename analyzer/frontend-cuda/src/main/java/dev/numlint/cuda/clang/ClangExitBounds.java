@@ -11,9 +11,10 @@ import java.util.Set;
 /**
  * What the tests before a read of an integer variable say about it: an early exit ({@code if (frame < 0) return
  * -f(-frame);}, {@code if (i >= n) continue;}) leaves the value on the side where its test failed, and a branch
- * ({@code if (k > 0) { ... k ... }}) on the side where it held. Only the tests after the variable's last write
- * before the read count, and only integers: a floating NaN fails every test ({@link ClangIntervals}'s tests). A
- * remainder step ({@code frame -= (frame / rate) * rate}) keeps the sign the tests before it proved.
+ * ({@code if (k > 0) { ... k ... }}, a conditional expression's {@code k > 0 ? k - 1 : 0}) on the side where it
+ * held. Only the tests after the variable's last write before the read count, and only integers: a floating NaN
+ * fails every test ({@link ClangIntervals}'s tests). A remainder step ({@code frame -= (frame / rate) * rate}) keeps
+ * the sign the tests before it proved.
  */
 final class ClangExitBounds {
     private ClangExitBounds() {}
@@ -32,8 +33,10 @@ final class ClangExitBounds {
         ClangNode cur = at;
         for (ClangNode p = at.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (isLoop(p) && writesIn(p, usr)) break; // a test before the loop: the loop changes the value
-            if (p.kind == CXCursor_IfStmt
-                    && (p.children.size() == 2 || p.children.size() == 3)
+            // a conditional expression's branch as an if's (n < 0x40 ? 0 : (n - 0x40) * 0x20: n >= 0x40 there, a
+            // palette ramp of session 83 round Y)
+            if ((p.kind == CXCursor_IfStmt && (p.children.size() == 2 || p.children.size() == 3)
+                            || p.kind == CXCursor_ConditionalOperator && p.children.size() == 3)
                     && clang_isExpressionKind(p.children.get(0).kind)
                     && cur != p.children.get(0)) {
                 if (writesIn(p.children.get(0), usr)) break;
@@ -115,7 +118,7 @@ final class ClangExitBounds {
         return unit.perFunction("if-tested", fn.node(), () -> {
             Set<String> out = new HashSet<>();
             fn.node().forEach(x -> {
-                if (x.kind != CXCursor_IfStmt || x.children.isEmpty()) return;
+                if (x.kind != CXCursor_IfStmt && x.kind != CXCursor_ConditionalOperator || x.children.isEmpty()) return;
                 x.children.get(0).forEach(y -> {
                     if (y.kind == CXCursor_DeclRefExpr && y.refUsr != null) out.add(y.refUsr);
                 });
