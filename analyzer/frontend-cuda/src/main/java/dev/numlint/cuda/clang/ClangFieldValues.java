@@ -224,17 +224,8 @@ final class ClangFieldValues {
             for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
                 ClangNode st = p.children.get(j);
                 if (ClangSyntax.labelled(st) != st) return Effect.UNKNOWN;
-                ClangNode x = strip(st);
-                if (x != null
-                        && x.kind == CXCursor_BinaryOperator
-                        && x.spelling.equals("=")
-                        && x.children.size() == 2) {
-                    ClangNode l = x.children.get(0);
-                    if (self(object(l))
-                            && path.equals(suffix(l, object(l), false))
-                            && !changesOwn(x.children.get(1), path))
-                        return Effect.of(intervals.of(x.children.get(1), fn, depth - 1));
-                }
+                ClangNode v = assignedMember(st, path, l -> self(object(l)));
+                if (v != null && !changesOwn(v, path)) return Effect.of(intervals.of(v, fn, depth - 1));
                 if (changesOwn(st, path)) return Effect.UNKNOWN;
             }
         }
@@ -261,11 +252,7 @@ final class ClangFieldValues {
                 hit[0] = true; // a method called on this
                 return;
             }
-            ClangNode m = x;
-            while (m.parent != null
-                    && (m.parent.kind == CXCursor_MemberRefExpr && m.parent.children.get(0) == m
-                            || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
-                            || m.parent.kind == CXCursor_ParenExpr)) m = m.parent;
+            ClangNode m = accessed(x);
             if (!written(m) && !aliases(m)) return;
             String s = suffix(m, object(m), true);
             hit[0] = s == null || overlap(s, path);
@@ -302,11 +289,7 @@ final class ClangFieldValues {
                     hit[0] = true; // a method called on this
                     return;
                 }
-                ClangNode m = x;
-                while (m.parent != null
-                        && (m.parent.kind == CXCursor_MemberRefExpr && m.parent.children.get(0) == m
-                                || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
-                                || m.parent.kind == CXCursor_ParenExpr)) m = m.parent;
+                ClangNode m = accessed(x);
                 hit[0] = written(m) || aliases(m);
             });
             return hit[0];
@@ -403,11 +386,8 @@ final class ClangFieldValues {
             return touches(st, usr, path) ? Effect.UNKNOWN : Effect.NONE;
         }
         ClangNode x = strip(st);
-        if (x != null && x.kind == CXCursor_BinaryOperator && x.spelling.equals("=") && x.children.size() == 2) {
-            ClangNode l = x.children.get(0);
-            if (rooted(l, usr) && path.equals(suffix(l, object(l), false)) && !touches(x.children.get(1), usr, path))
-                return Effect.of(intervals.of(x.children.get(1), fn, depth));
-        }
+        ClangNode v = assignedMember(st, path, l -> rooted(l, usr));
+        if (v != null && !touches(v, usr, path)) return Effect.of(intervals.of(v, fn, depth));
         if (x != null && x.kind == CXCursor_CallExpr && callee(x).equals("operator=") && x.children.size() == 3) {
             ClangNode l = strip(x.children.get(0));
             if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr))
@@ -447,11 +427,32 @@ final class ClangFieldValues {
     /** The value a branch assigns to the member as its one statement ({@code c.r = 0.0f;}), or null. */
     private static ClangNode assigned(ClangNode body, String usr, String path) {
         ClangNode s = soleStatement(body);
-        ClangNode x = s == null ? null : strip(s);
+        return s == null ? null : assignedMember(s, path, l -> rooted(l, usr));
+    }
+
+    /**
+     * The value the statement {@code st} assigns to the member {@code path} of an object {@code object} accepts
+     * ({@code c.r = v;}: {@code v}), or null when it is no such assignment.
+     */
+    static ClangNode assignedMember(ClangNode st, String path, java.util.function.Predicate<ClangNode> object) {
+        ClangNode x = strip(st);
         if (x == null || x.kind != CXCursor_BinaryOperator || !x.spelling.equals("=") || x.children.size() != 2)
             return null;
         ClangNode l = x.children.get(0);
-        return rooted(l, usr) && path.equals(suffix(l, object(l), false)) ? x.children.get(1) : null;
+        return object.test(l) && path.equals(suffix(l, object(l), false)) ? x.children.get(1) : null;
+    }
+
+    /**
+     * The member or element access {@code x} is the innermost part of ({@code x.c[0]} for {@code x}), through
+     * parentheses.
+     */
+    private static ClangNode accessed(ClangNode x) {
+        ClangNode m = x;
+        while (m.parent != null
+                && (m.parent.kind == CXCursor_MemberRefExpr && m.parent.children.get(0) == m
+                        || m.parent.kind == CXCursor_ArraySubscriptExpr && m.parent.children.get(0) == m
+                        || m.parent.kind == CXCursor_ParenExpr)) m = m.parent;
+        return m;
     }
 
     /** {@code x} narrowed by the comparison {@code test} of the member with a constant having failed. */

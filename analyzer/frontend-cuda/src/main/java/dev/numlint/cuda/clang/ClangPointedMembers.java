@@ -48,19 +48,8 @@ final class ClangPointedMembers {
             for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
                 ClangNode st = p.children.get(j);
                 if (ClangSyntax.labelled(st) != st) return null;
-                ClangNode x = strip(st);
-                if (x != null
-                        && x.kind == CXCursor_BinaryOperator
-                        && x.spelling.equals("=")
-                        && x.children.size() == 2) {
-                    ClangNode l = x.children.get(0);
-                    if (ClangFieldValues.rooted(l, usr)
-                            && path.equals(ClangFieldValues.suffix(l, ClangFieldValues.object(l), false))) {
-                        return harmless(x.children.get(1), usr, path, fresh)
-                                ? intervals.of(x.children.get(1), fn, depth - 1)
-                                : null;
-                    }
-                }
+                ClangNode v = ClangFieldValues.assignedMember(st, path, l -> ClangFieldValues.rooted(l, usr));
+                if (v != null) return harmless(v, usr, path, fresh) ? intervals.of(v, fn, depth - 1) : null;
                 if (!harmless(st, usr, path, fresh)) return null;
             }
         }
