@@ -13,7 +13,8 @@ import java.util.function.Function;
  * only set to 0 and counted up by one; every addition runs at most once per count (the block that holds it, with no
  * loop between save one over the element's own index, counts once, unconditionally, and no jump leaves that block
  * early); every reset of {@code n} resets {@code s} in the same block, nothing between the two adding to it; and the
- * division runs only where {@code n} is not 0. Then {@code s} is a sum of at most {@code n} terms, each in the hull of
+ * division runs only where {@code n} is not 0, or its value goes straight into a conversion that maps the NaN of
+ * 0 / 0 alike on x86 and on the GPU ({@link #nanConvertsAlike}). Then {@code s} is a sum of at most {@code n} terms, each in the hull of
  * the values added, so the mean lies in that hull widened to 0. A box filter's {@code if (n) out = (unsigned char)(s /
  * n)} over the pixels it keeps; a raw decoder's mean of a bad pixel's good neighbours, {@code fsum[c] / sum} (session
  * 71: dcraw's Foveon loader, "nothing bounds 'fsum[c]' below").
@@ -38,8 +39,8 @@ final class ClangLoopMeans {
         }
         Uses uses = new Uses(unit, base.refUsr, n.refUsr, s != base);
         fn.node().forEach(uses::visit);
-        if (uses.bad || uses.locals != 2 || uses.adds.isEmpty() || !uses.paired() || !nonZero(div, n.refUsr, fn))
-            return null;
+        if (uses.bad || uses.locals != 2 || uses.adds.isEmpty() || !uses.paired()) return null;
+        if (!nonZero(div, n.refUsr, fn) && !nanConvertsAlike(div)) return null;
         double lo = 0;
         double hi = 0;
         for (ClangNode add : uses.adds) {
@@ -295,7 +296,7 @@ final class ClangLoopMeans {
             else if (written(x) || aliases(x)) bad[0] = true;
         });
         if (bad[0] || adds.size() != 1) return null;
-        if (!nonZero(div, count, fn) && !dividesBy(at[1], count)) return null;
+        if (!nonZero(div, count, fn) && !dividesBy(at[1], count) && !nanConvertsAlike(div)) return null;
         double[] v = eval.apply(adds.get(0).children.get(1));
         double lo = Math.min(0, v[0]);
         double hi = Math.max(0, v[1]);
@@ -379,6 +380,33 @@ final class ClangLoopMeans {
         }
         Double c = v == null ? null : folded(v);
         return c != null && c == 0;
+    }
+
+    /**
+     * Whether the value of {@code div} goes straight into a conversion that maps NaN alike on x86 and on the GPU, so
+     * that the 0 / 0 of a count left at 0 (the sum is then 0 too) gives the same 0 on both: a float to an unsigned
+     * type, a double to an unsigned type of 8, 16 or 64 bits (measured: docs/validation/conversions-session69; a
+     * double to {@code unsigned int} and a float to {@code int} differ). A box blur's {@code out = sum / count} over
+     * the pixels inside the image, its count never 0 because the centre is always inside, though no test says so
+     * (session 83 round Z: two false errors "300 wraps to 44" for a mean of bytes). Parentheses and conversions
+     * between floating types on the way are followed; anything else is no such conversion.
+     */
+    private static boolean nanConvertsAlike(ClangNode div) {
+        int from = div.canonKind;
+        for (ClangNode p = div.parent; p != null; p = p.parent) {
+            if (p.kind == CXCursor_ParenExpr) continue;
+            if (p.kind != CXCursor_UnexposedExpr
+                    && p.kind != CXCursor_CStyleCastExpr
+                    && p.kind != CXCursor_CXXStaticCastExpr
+                    && p.kind != CXCursor_CXXFunctionalCastExpr) return false;
+            if (floating(p.canonKind)) {
+                from = p.canonKind;
+                continue;
+            }
+            if (!integral(p.canonKind) || !unsignedKind(p.canonKind)) return false;
+            return from == CXType_Float || from == CXType_Double && bytes(p.canonKind) != 4;
+        }
+        return false;
     }
 
     /** Whether {@code div} runs only where the count is not 0: in the branch of a test that says so. */
