@@ -556,10 +556,11 @@ final class ClangGuards {
         if (s.kind != CXCursor_IfStmt && !assertion || s.children.size() != 3) return null;
         ClangNode test = s.children.get(0), then = s.children.get(1), other = s.children.get(2);
         if (other.kind == CXCursor_IfStmt || leaves(then, once) || !leaves(other, once)) return null;
-        if (writes(test, usr) || writes(then, usr) || !compares(test, usr)) return null;
         ClangNode stated = ClangChecks.condition(test); // C++'s assert tests static_cast<bool>(c)
+        ClangNode tested = ClangPredicates.tested(unit, stated); // assert(isClamped()): the test the method returns
+        if (writes(test, usr) || writes(then, usr) || !compares(tested, usr)) return null;
         return "the check '" + unit.text(stated) + "' (line " + test.line + "; " + exit(other) + " when it fails)"
-                + ClangTestSides.sided(stated, usr, true);
+                + ClangTestSides.sided(tested, usr, true);
     }
 
     /** The statement {@code s} ends with: the last of a block, the statement under an attribute ([[unlikely]]). */
