@@ -399,6 +399,38 @@ class UnitHeadersTest {
                         .doesNotContain("no compiled unit includes this header"));
     }
 
+    /**
+     * Session 84 round AA: libass's headers write FreeType's {@code #include FT_FREETYPE_H}, a macro of a system header
+     * that no file of the tree defines; their units were parsed by Clang, but the headers themselves, read through
+     * those units, were refused ("clang-not-parsed") and left to the fallback front end. A header read through its
+     * includer is held to the same policy as the includer's own includes: refused only where the tree or the command
+     * can name the file.
+     */
+    @Test
+    void aHeaderWithAComputedIncludeNothingInTheTreeDefinesIsParsedByClang(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // as FreeType's ft2build.h gives FT_FREETYPE_H a header name: here a file of the tree, a plain name
+        Files.writeString(src.resolve("fontnames.h"), "#define FONT_LIBRARY_HEADER \"fontlib.h\"\n");
+        Files.writeString(src.resolve("fontlib.h"), "typedef int font_units;\n");
+        Files.writeString(
+                src.resolve("glyphs.h"),
+                "#include \"fontnames.h\"\n#include FONT_LIBRARY_HEADER\n"
+                        + "static inline unsigned to_px(float v) { return (unsigned)(v * 64.0f - 1.0f); }\n");
+        Files.writeString(
+                src.resolve("evil.h"),
+                "#define EVIL_HEADER \"/etc/hostname\"\n#ifdef USE_EVIL\n#include EVIL_HEADER\n#endif\n"
+                        + "static inline unsigned to_evil(float v) { return (unsigned)(v - 1.0f); }\n");
+        Files.writeString(src.resolve("render.c"), "#include \"glyphs.h\"\nunsigned f(float x) { return to_px(x); }\n");
+        Files.writeString(src.resolve("other.c"), "#include \"evil.h\"\nunsigned g(float x) { return to_evil(x); }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "render.c", "other.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(notices(s.result(), "glyphs.h")).extracting(Notification::id).doesNotContain("clang-not-parsed");
+        assertThat(notices(s.result(), "evil.h"))
+                .filteredOn(n -> n.id().equals("clang-not-parsed"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).contains("EVIL_HEADER"));
+    }
+
     @Test
     void aHeaderForAnotherTargetIsNamedNotCompiledNotParseErrors(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));

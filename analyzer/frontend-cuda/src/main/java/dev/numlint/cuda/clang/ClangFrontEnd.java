@@ -256,7 +256,8 @@ public final class ClangFrontEnd {
             // themselves, not the directory that holds them: ClangWire.Request#roots)
             List<Path> boundary = roots.size() > 1 ? roots : List.of(tree);
             String refused = ClangIncludeClosure.refusal(boundary, file, text, args);
-            if (refused == null && target != null) refused = refusal(boundary, target, targetText, m -> false);
+            if (refused == null && target != null)
+                refused = ClangIncludeClosure.refusal(boundary, target, targetText, args);
             if (refused != null) return ClangUnit.failed(target == null ? file : target, "refused: " + refused);
         }
         if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers, tree);

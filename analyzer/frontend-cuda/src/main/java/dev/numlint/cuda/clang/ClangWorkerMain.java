@@ -88,7 +88,8 @@ public final class ClangWorkerMain {
             List<Path> roots = r.boundary();
             String refused = roots.isEmpty() ? null : ClangIncludeClosure.refusal(roots, r.file(), r.text(), r.args());
             if (refused == null && r.target() != null && !roots.isEmpty()) {
-                refused = ClangFrontEnd.refusal(roots, r.target(), r.targetText(), m -> false);
+                // the header analyzed through this unit: its own includes under the same policy as the unit's
+                refused = ClangIncludeClosure.refusal(roots, r.target(), r.targetText(), r.args());
             }
             if (refused != null) {
                 ClangWire.writeFailed(out, "refused: " + refused);
