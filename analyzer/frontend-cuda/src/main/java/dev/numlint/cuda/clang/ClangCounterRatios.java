@@ -11,7 +11,8 @@ import java.util.function.BiFunction;
  * A loop's counter divided by the loop's own bound: in the body of {@code for (int i = 0; i < n; i++)}, {@code i / (n -
  * 1)} and {@code i / n} lie in [0, 1] whatever {@code n} is, and {@code c * i / (n - 1)} in [0, c] for a constant
  * {@code c >= 0} (a tone curve's {@code 65535 * i / (n - 1)}, a ramp's {@code (float) i / (n - 1) * 255}, a cross-fade's
- * weight {@code i / n}). Interval arithmetic alone cannot see it: the numerator and the denominator share {@code n}. The
+ * weight {@code i / n}), as is {@code (i << k) / n} in [0, 2^k] (a gradient's 16.16 weight {@code (j << 16) /
+ * (float)p->distance}, session 84 round AA). Interval arithmetic alone cannot see it: the numerator and the denominator share {@code n}. The
  * counter must start at a value that cannot be negative and only grow ({@link ClangIntervals}' counter), the body must
  * not write it, the division must lie in the body, and the loop must not write the bound (a local or parameter, or a
  * member the loop assigns nowhere). {@code i <= m} bounds {@code i / m} the same way. Where {@code n - 1} is 0 the one
@@ -43,6 +44,15 @@ final class ClangCounterRatios {
                 scale = b;
                 ref = withoutCasts(num.children.get(0));
             } else return null;
+        } else if (num != null
+                && num.kind == CXCursor_BinaryOperator
+                && num.spelling.equals("<<")
+                && num.children.size() == 2) {
+            // a fixed-point counter, (j << 16) / (float)n: j times 2^16 (a shift into the sign bit is undefined)
+            Double k = folded(num.children.get(1));
+            if (k == null || k < 0 || k > 62 || folded(num.children.get(0)) != null) return null;
+            scale = Math.pow(2, k);
+            ref = withoutCasts(num.children.get(0));
         }
         if (ref == null || den == null || ref.kind != CXCursor_DeclRefExpr || ref.refUsr == null) return null;
         ClangNode loop = loopOf(div, ref.refUsr);

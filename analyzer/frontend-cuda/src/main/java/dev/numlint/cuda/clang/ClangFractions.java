@@ -294,6 +294,26 @@ final class ClangFractions {
         return k;
     }
 
+    /**
+     * {@code r - (float)((r >> k) << k)}, the same difference computed in a floating type from an integer {@code r}
+     * (a gradient's {@code k1 = l - (float)((l >> 16) << 16)}, session 84 round AA): in [0, 2^k] when the shifted part
+     * converts exactly (its significant bits, the integer's width less k, fit the floating type's mantissa). The
+     * conversion of {@code r} rounds, but monotonically, and the part below it and the next multiple of 2^k are
+     * representable: the difference stays between 0 and 2^k. {@code k}, or -1.
+     */
+    static int lowBitsInFloat(ClangNode d) {
+        if (!d.spelling.equals("-") || d.children.size() != 2 || !floating(d.canonKind)) return -1;
+        ClangNode r = strip(d.children.get(0));
+        ClangNode back = withoutCasts(d.children.get(1));
+        String key = r == null ? null : ClangGuards.Path.key(r);
+        if (key == null || back == null || !integral(r.canonKind) || !integral(back.canonKind)) return -1;
+        int k = shift(back, "<<");
+        ClangNode q = k < 0 ? null : strip(back.children.get(0));
+        if (q == null || shift(q, ">>") != k || !key.equals(ClangGuards.Path.key(strip(q.children.get(0))))) return -1;
+        int mantissa = d.canonKind == CXType_Float ? 24 : d.canonKind == CXType_Double ? 53 : 0;
+        return 8 * bytes(back.canonKind) - k <= mantissa ? k : -1;
+    }
+
     /** The constant count of {@code n} when it is a shift {@code op} ({@code <<}, {@code >>}) in [1, 62], else -1. */
     private static int shift(ClangNode n, String op) {
         if (n == null || n.kind != CXCursor_BinaryOperator || !n.spelling.equals(op) || n.children.size() != 2)

@@ -111,6 +111,8 @@ final class ClangIntervals {
                 if (mask == null) mask = ClangShifts.of(n, e -> eval(e, fn, depth - 1)); // (hi << 8) + lo, x >> k
                 int low = mask == null ? ClangFractions.lowBits(n) : -1; // r - ((r >> k) << k): the low k bits
                 if (low > 0) mask = new double[] {0, Math.pow(2, low) - 1};
+                low = mask == null ? ClangFractions.lowBitsInFloat(n) : -1; // l - (float)((l >> 16) << 16)
+                if (low > 0) mask = new double[] {0, Math.pow(2, low)};
                 if (mask != null) return mask;
                 if (n.spelling.equals("=") && n.children.size() == 2) { // an assignment's value (rc = col = 0)
                     double[] v = eval(n.children.get(1), fn, depth - 1);
