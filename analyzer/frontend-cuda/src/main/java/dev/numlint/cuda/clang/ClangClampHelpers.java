@@ -21,9 +21,41 @@ final class ClangClampHelpers {
      * instantiated with it). Null for anything else, a helper that clamps one side included.
      */
     static String clampHelper(ClangUnit unit, ClangNode call) {
+        ClangNode lambda = lambda(unit, call);
+        if (lambda != null) {
+            Bounds b = bounds(unit, lambda);
+            return b == null ? null : describe(unit, strip(call.children.get(0)).spelling, call, b);
+        }
         String name = callee(call);
         if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
         return withSummaries(unit, name, b -> describe(unit, name, call, b));
+    }
+
+    /**
+     * The lambda expression a call of a local closure runs, or null: {@code auto clamp = [](float x) { return x < 0 ? 0
+     * : x > 1 ? 1 : x; };} before {@code image[i] = clamp(rgb.x) * 255.0} (session 84 round AB: a ray tracer's pixel
+     * clamp, a false NL001 error). The call is the closure's {@code operator()}, on a variable of the function whose
+     * initializer is the lambda expression (a closure type has no assignment: the variable keeps that lambda).
+     */
+    private static ClangNode lambda(ClangUnit unit, ClangNode call) {
+        if (!"operator()".equals(call.spelling) || call.children.size() < 2) return null;
+        ClangNode obj = strip(call.children.get(0));
+        ClangUnit.Function fn = unit.functionOf(call);
+        if (obj == null || obj.kind != CXCursor_DeclRefExpr || obj.refUsr == null || fn == null) return null;
+        ClangNode[] found = {null};
+        fn.node().forEach(n -> {
+            if (n.kind != CXCursor_VarDecl || !obj.refUsr.equals(n.usr) || n.children.isEmpty()) return;
+            ClangNode init = strip(n.children.get(n.children.size() - 1));
+            if (init != null && init.kind == CXCursor_LambdaExpr) found[0] = init;
+        });
+        return found[0];
+    }
+
+    /** The arguments of {@code call}: after the closure and its call operator for a lambda's ({@link #lambda}). */
+    private static List<ClangNode> args(ClangNode call) {
+        return "operator()".equals(call.spelling) && call.children.size() >= 2
+                ? call.children.subList(2, call.children.size())
+                : arguments(call);
     }
 
     /**
@@ -185,7 +217,7 @@ final class ClangClampHelpers {
         // a bound that is a parameter (dtClamp(v, mn, mx)) is the call's argument for it
         String[] text = new String[2];
         Double[] value = new Double[2];
-        List<ClangNode> args = arguments(call);
+        List<ClangNode> args = args(call);
         for (int k = 0; k < 2; k++) {
             int at = b.param()[k];
             if (at >= args.size()) return null;
@@ -306,10 +338,11 @@ final class ClangClampHelpers {
      * converts to 0 on x86 and the GPU alike up to 32 bits, as NL001's clamp rule takes it), or null.
      */
     static double[] interval(ClangUnit unit, ClangNode call, java.util.function.Function<ClangNode, double[]> eval) {
+        ClangNode lambda = lambda(unit, call);
         String name = callee(call);
-        if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
-        return helpers(unit, name, b -> {
-            List<ClangNode> args = arguments(call);
+        if (lambda == null && (name.isEmpty() || ClangUnit.CLAMPS.contains(name))) return null;
+        java.util.function.Function<Bounds, double[]> of = b -> {
+            List<ClangNode> args = args(call);
             double[] r = new double[2];
             for (int k = 0; k < 2; k++) {
                 int at = b.param()[k];
@@ -321,7 +354,10 @@ final class ClangClampHelpers {
                 r[k] = k == 0 ? v[0] : v[1];
             }
             return Double.isInfinite(r[0]) && Double.isInfinite(r[1]) || r[0] > r[1] ? null : r;
-        });
+        };
+        if (lambda == null) return helpers(unit, name, of);
+        Bounds b = bounds(unit, lambda);
+        return b == null ? null : of.apply(b);
     }
 
     /**
