@@ -399,9 +399,43 @@ final class ClangFieldValues {
         }
         if (x != null && x.kind == CXCursor_IfStmt) {
             Effect c = clamp(x, usr, path, fn, depth);
+            if (c == null && touches(x, usr, path)) c = branches(x, usr, path, fn, depth);
             if (c != null) return c;
         }
         return touches(st, usr, path) ? Effect.UNKNOWN : Effect.NONE;
+    }
+
+    /**
+     * The member where an if statement that writes it ends, any branches: the hull of what each branch leaves at its
+     * end (its last effect on the member, else the value before the if), a branch that always leaves aside, and of the
+     * value before the if where there is no else (session 84 round AB: a viewport's {@code if (lock) { ...; if (r >
+     * t) avail.x = floor(avail.y * t); else avail.y = floor(avail.x / t); }} after both were set to at least 1, a
+     * false NL001 error). Null when a branch's effect is not known.
+     */
+    private Effect branches(ClangNode st, String usr, String path, ClangUnit.Function fn, int depth) {
+        if (depth <= 1 || st.children.size() < 2 || touches(st.children.get(0), usr, path)) return null;
+        double[] hull = null;
+        for (int k = 1; k <= 2; k++) {
+            ClangNode branch = k < st.children.size() ? st.children.get(k) : null;
+            if (branch != null && ClangGuards.leaves(branch)) continue;
+            double[] v = branch == null ? local(usr, path, fn, st, depth - 1) : atEnd(branch, usr, path, fn, st, depth);
+            if (v == null) return null;
+            hull = hull == null ? v : new double[] {Math.min(hull[0], v[0]), Math.max(hull[1], v[1])};
+        }
+        return hull == null ? null : new Effect(hull);
+    }
+
+    /** What the branch {@code branch} of the if {@code st} leaves in the member at its end, or null. */
+    private double[] atEnd(ClangNode branch, String usr, String path, ClangUnit.Function fn, ClangNode st, int depth) {
+        List<ClangNode> body = branch.kind == CXCursor_CompoundStmt ? branch.children : List.of(branch);
+        for (int j = body.size() - 1; j >= 0; j--) {
+            ClangNode s = body.get(j);
+            if (ClangSyntax.labelled(s) != s) return null;
+            Effect e = effect(s, usr, path, fn, depth - 1);
+            if (e == Effect.UNKNOWN) return null;
+            if (e != Effect.NONE) return e.value;
+        }
+        return local(usr, path, fn, st, depth - 1);
     }
 
     /**
@@ -506,6 +540,12 @@ final class ClangFieldValues {
                 return;
             }
             if (p != null && p.kind == CXCursor_CallExpr && p.children.size() == 1 && p.children.get(0) == m) return;
+            // a number the call receives converted (by value, or as a const reference): it cannot write the member
+            // (session 84 round AB: avail.x = std::max(1.0f, std::floor(avail.x)) was taken as a write)
+            if (p != null
+                    && p.kind == CXCursor_CallExpr
+                    && m.kind == CXCursor_UnexposedExpr
+                    && (floating(m.canonKind) || integral(m.canonKind))) return;
             if (!written(m) && !aliases(m) && !(p != null && p.kind == CXCursor_CallExpr)) return;
             String s = suffix(m, x, true);
             hit[0] = s == null || overlap(s, path);
