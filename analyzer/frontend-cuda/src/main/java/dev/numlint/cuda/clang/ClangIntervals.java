@@ -186,6 +186,7 @@ final class ClangIntervals {
                 if (ranged != null) return ranged;
                 double[] local = fn == null ? null : reachingDefinition(n, fn, depth);
                 if (local == null && fn != null) local = parameter(n, fn);
+                if (local == null && fn != null) local = ClangGlobalReads.reaching(n, fn, e -> eval(e, fn, depth - 1));
                 if (local == null) local = stored(n);
                 double[] r = local != null ? local : byType(n);
                 if (fn == null) return r;
