@@ -13,6 +13,17 @@ final class ClangConvexWeights {
     private ClangConvexWeights() {}
 
     /**
+     * [lo, hi] widened by the rounding of a blend computed in the floating type {@code kind}: 2^-20 of each bound in
+     * float (a few ulps of 2^-24), 2^-50 in double (a few of 2^-53). A blend of an {@code unsigned int} in double stays
+     * within its range ({@code red = alpha * image[i] + (1. - alpha) * red}, session 84 round AC: gnuplot's X11
+     * alpha blending, a false NL001 error "reaches 4294971391"); in float it does not (4294967295 is no float).
+     */
+    static double[] rounded(double lo, double hi, int kind) {
+        double e = kind == CXType_Float || kind == CXType_Half || kind == CXType_Float16 ? 0x1p-20 : 0x1p-50;
+        return new double[] {lo - Math.abs(lo) * e, hi + Math.abs(hi) * e};
+    }
+
+    /**
      * Whether {@code u} is {@code 1 - w} ({@code 1.0f - w}, {@code w} by its text and tree), or a local of
      * {@code fn} whose one definition is, neither it nor {@code w}'s variable written after it.
      */

@@ -326,7 +326,7 @@ final class ClangIntervals {
                 double[] b = eval(r.children.get(1 - j), fn, depth - 1);
                 double lo = Math.min(a[0], b[0]);
                 double hi = Math.max(a[1], b[1]);
-                return new double[] {lo - Math.abs(lo) * 0x1p-20, hi + Math.abs(hi) * 0x1p-20};
+                return ClangConvexWeights.rounded(lo, hi, plus.canonKind);
             }
         }
         return null;
