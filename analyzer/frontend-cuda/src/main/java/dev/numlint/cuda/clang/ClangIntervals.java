@@ -669,36 +669,9 @@ final class ClangIntervals {
         return hi;
     }
 
-    /**
-     * {@code x}, the interval of the integer variable {@code v} reads, where the test {@code test} came out {@code
-     * holds}: a comparison of the variable with a constant ({@code r < 0}, {@code 255 < r}) bounds it on one side;
-     * {@code x} itself when {@code v} is not an integer variable's read or the test is another.
-     */
+    /** {@code x} narrowed where {@code test} came out {@code holds}: {@link ClangTestBounds#of}. */
     static double[] underTest(ClangNode test, boolean holds, ClangNode v, double[] x, boolean finite) {
-        ClangNode var = strip(v);
-        ClangNode t = strip(test);
-        // an integer: a floating NaN fails every test and passes the guard (NL001 takes a clamp of a float as in range
-        // by its own, weaker, rule); a float where {@code x} already assumes a finite value (an update in the branch)
-        if (var == null || var.kind != CXCursor_DeclRefExpr || var.refUsr == null) return x;
-        if (!integral(var.canonKind) && !(finite && floating(var.canonKind))) return x;
-        if (t == null || t.kind != CXCursor_BinaryOperator || t.children.size() != 2 || !isComparison(t.spelling))
-            return x;
-        String op = t.spelling;
-        ClangNode l = strip(t.children.get(0));
-        ClangNode r = strip(t.children.get(1));
-        Double c;
-        if (l != null && l.kind == CXCursor_DeclRefExpr && var.refUsr.equals(l.refUsr)) c = ClangSyntax.folded(r);
-        else if (r != null && r.kind == CXCursor_DeclRefExpr && var.refUsr.equals(r.refUsr)) {
-            c = ClangSyntax.folded(l);
-            op = mirrored(op); // c < v is v > c
-        } else return x;
-        if (c == null || op.equals("!=")) return x;
-        if (!holds) op = op.startsWith("<") ? (op.equals("<") ? ">=" : ">") : (op.equals(">") ? "<=" : "<");
-        double lo = x[0];
-        double hi = x[1];
-        if (op.startsWith("<")) hi = Math.min(hi, c);
-        else lo = Math.max(lo, c);
-        return lo <= hi ? new double[] {lo, hi} : x;
+        return ClangTestBounds.of(test, holds, v, x, finite);
     }
 
     /**
