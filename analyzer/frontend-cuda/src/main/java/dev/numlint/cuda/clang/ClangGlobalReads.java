@@ -29,14 +29,14 @@ final class ClangGlobalReads {
             if (p.kind != CXCursor_CompoundStmt) continue;
             if (stmt == null) {
                 stmt = cur; // the read's own statement: no call runs in it before the read
-                if (!quiet(stmt, ref.refUsr, ref)) return null;
+                if (!quiet(stmt, ref, ref)) return null;
             }
             if (labelled(cur) != cur) return null;
             for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
                 ClangNode st = p.children.get(j);
                 ClangNode value = assigned(labelled(st), ref.refUsr); // case K: g = 5.; runs on entry, as what follows
                 if (value != null) return eval.apply(value);
-                if (labelled(st) != st || !quiet(st, ref.refUsr, null)) return null;
+                if (labelled(st) != st || !quiet(st, ref, null)) return null;
             }
         }
         return null;
@@ -61,10 +61,15 @@ final class ClangGlobalReads {
     }
 
     /**
-     * Whether {@code st} calls nothing and writes only named variables other than {@code usr} that are no references,
-     * except {@code read}'s own statement, whose one write may be anything once the read is evaluated.
+     * Whether {@code st} calls nothing and writes only named variables other than the global that are no references,
+     * or objects of another arithmetic type, an integer against a floating one or two floating ones, no character
+     * type (a store to an {@code unsigned int} member
+     * cannot change a {@code float}: the aliasing rules of C and C++; gnuplot's {@code term->xmax = ...} between
+     * {@code PSTRICKS_size_y = 3.} and its read), except {@code read}'s own statement, whose one write may be anything
+     * once the read is evaluated.
      */
-    private static boolean quiet(ClangNode st, String usr, ClangNode read) {
+    private static boolean quiet(ClangNode st, ClangNode global, ClangNode read) {
+        String usr = global.refUsr;
         boolean[] bad = {false};
         st.forEach(x -> {
             if (bad[0]) return;
@@ -79,6 +84,13 @@ final class ClangGlobalReads {
             ClangNode target = strip(x.children.get(0));
             // the read's statement stores its value (term->xmax = g * k): the store follows the read
             if (read != null && x == strip(st) && x.kind == CXCursor_BinaryOperator) return;
+            if (target != null
+                    && target.kind != CXCursor_DeclRefExpr
+                    && (integral(target.canonKind) || floating(target.canonKind))
+                    && target.canonKind != global.canonKind
+                    // an int and an unsigned int may alias: an integer against a floating type, or two floating types
+                    && (floating(target.canonKind) || floating(global.canonKind))
+                    && bytes(target.canonKind) > 1) return;
             bad[0] = target == null
                     || target.kind != CXCursor_DeclRefExpr
                     || usr.equals(target.refUsr)
