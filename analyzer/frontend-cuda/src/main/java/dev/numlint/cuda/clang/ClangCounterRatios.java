@@ -54,8 +54,59 @@ final class ClangCounterRatios {
             scale = Math.pow(2, k);
             ref = withoutCasts(num.children.get(0));
         }
+        return bounded(unit, div, ref, den, scale, counter);
+    }
+
+    /**
+     * [0, c] when {@code mul} multiplies a loop counter by a local set to {@code c / n} just before the loop, {@code n}
+     * the loop's bound: {@code d = 255.0 / (double)mx; for (i = 0; i <= mx; i++) xtb[i] = rint(i * d);} (session 84
+     * round AE, a paint program's level table, a false NL001 error "300 wraps"). The local's last write before the
+     * loop, in the block that holds the loop, is that division, and nothing between writes the local or {@code n};
+     * the loop writes neither (the counter and the bound as for {@link #ratio}). Null otherwise.
+     */
+    static double[] scaled(ClangUnit unit, ClangNode mul, BiFunction<ClangNode, ClangNode, double[]> counter) {
+        if (!mul.spelling.equals("*") || mul.children.size() != 2) return null;
+        for (int k = 0; k < 2; k++) {
+            ClangNode ref = withoutCasts(mul.children.get(k));
+            ClangNode d = withoutCasts(mul.children.get(1 - k));
+            if (ref == null || d == null || ref.kind != CXCursor_DeclRefExpr || d.kind != CXCursor_DeclRefExpr)
+                continue;
+            if (ref.refUsr == null || d.refUsr == null) continue;
+            ClangNode loop = loopOf(mul, ref.refUsr);
+            ClangNode block = loop == null ? null : loop.parent;
+            if (block == null || block.kind != CXCursor_CompoundStmt || writesIn(loop, d.refUsr)) continue;
+            ClangNode q = null;
+            List<ClangNode> between = new java.util.ArrayList<>();
+            for (int j = block.children.indexOf(loop) - 1; j >= 0 && q == null; j--) {
+                ClangNode st = block.children.get(j);
+                ClangNode a = ClangAllDefinitions.definition(st, d.refUsr);
+                if (a != null) q = withoutCasts(a);
+                else if (writesIn(st, d.refUsr) || labelled(st) != st) break;
+                else between.add(st);
+            }
+            if (q == null || q.kind != CXCursor_BinaryOperator || !q.spelling.equals("/") || q.children.size() != 2)
+                continue;
+            Double c = folded(q.children.get(0));
+            ClangNode den = withoutCasts(q.children.get(1));
+            boolean moved = false;
+            for (ClangNode st : between) moved |= den != null && writesAny(st, den);
+            if (c == null || c < 0 || den == null || moved) continue;
+            double[] r = bounded(unit, mul, ref, den, c, counter);
+            if (r != null) return r;
+        }
+        return null;
+    }
+
+    /** [0, scale] when {@code ref} at {@code at} is the counter of a loop bounded by {@code den}, else null. */
+    private static double[] bounded(
+            ClangUnit unit,
+            ClangNode at,
+            ClangNode ref,
+            ClangNode den,
+            double scale,
+            BiFunction<ClangNode, ClangNode, double[]> counter) {
         if (ref == null || den == null || ref.kind != CXCursor_DeclRefExpr || ref.refUsr == null) return null;
-        ClangNode loop = loopOf(div, ref.refUsr);
+        ClangNode loop = loopOf(at, ref.refUsr);
         if (loop == null) return null;
         ClangNode body = loop.children.get(loop.children.size() - 1);
         double[] x = counter.apply(loop, ref);

@@ -131,6 +131,8 @@ final class ClangIntervals {
                 if (ratio == null && n.spelling.equals("/") && fn != null)
                     ratio = ClangCounterRatios.ratio(unit, n, (loop, ref) -> counter(loop, ref, fn, depth));
                 if (ratio == null && n.spelling.equals("/")) ratio = ClangCounterRatios.offsetRatio(n);
+                if (ratio == null && n.spelling.equals("*") && fn != null) // i * d, d = 255.0 / n before the loop
+                ratio = ClangCounterRatios.scaled(unit, n, (loop, ref) -> counter(loop, ref, fn, depth));
                 if (ratio == null) ratio = ClangLoopMeans.of(unit, n, fn, e -> eval(e, fn, depth - 1)); // s / n, a mean
                 if (ratio != null) return ratio;
                 double[] a = eval(n.children.get(0), fn, depth - 1);
