@@ -10,13 +10,14 @@ import java.util.function.BiFunction;
 /**
  * A loop's counter divided by the loop's own bound: in the body of {@code for (int i = 0; i < n; i++)}, {@code i / (n -
  * 1)} and {@code i / n} lie in [0, 1] whatever {@code n} is, and {@code c * i / (n - 1)} in [0, c] for a constant
- * {@code c >= 0} (a tone curve's {@code 65535 * i / (n - 1)}, a ramp's {@code (float) i / (n - 1) * 255}, a cross-fade's
- * weight {@code i / n}), as is {@code (i << k) / n} in [0, 2^k] (a gradient's 16.16 weight {@code (j << 16) /
- * (float)p->distance}, session 84 round AA). Interval arithmetic alone cannot see it: the numerator and the denominator share {@code n}. The
- * counter must start at a value that cannot be negative and only grow ({@link ClangIntervals}' counter), the body must
- * not write it, the division must lie in the body, and the loop must not write the bound (a local or parameter, or a
- * member the loop assigns nowhere). {@code i <= m} bounds {@code i / m} the same way. Where {@code n - 1} is 0 the one
- * iteration divides 0 by 0; the interval is that of the iterations that divide by a bound of at least 1.
+ * {@code c >= 0} (a tone curve's {@code 65535 * i / (n - 1)}, a ramp's {@code (float) i / (n - 1) * 255}, a
+ * cross-fade's weight {@code i / n}), as is {@code (i << k) / n} in [0, 2^k] (a gradient's 16.16 weight {@code (j <<
+ * 16) / (float)p->distance}, session 84 round AA). Interval arithmetic alone cannot see it: the numerator and the
+ * denominator share {@code n}. The counter must start at a value that cannot be negative and only grow ({@link
+ * ClangIntervals}' counter), the body must not write it, the division must lie in the body, and the loop must not write
+ * the bound (a local or parameter, or a member the loop assigns nowhere). {@code i <= m} bounds {@code i / m} the same
+ * way. Where {@code n - 1} is 0 the one iteration divides 0 by 0; the interval is that of the iterations that divide by
+ * a bound of at least 1.
  */
 final class ClangCounterRatios {
     private ClangCounterRatios() {}

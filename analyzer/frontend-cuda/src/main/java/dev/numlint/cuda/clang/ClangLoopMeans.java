@@ -13,11 +13,11 @@ import java.util.function.Function;
  * only set to 0 and counted up by one; every addition runs at most once per count (the block that holds it, with no
  * loop between save one over the element's own index, counts once, unconditionally, and no jump leaves that block
  * early); every reset of {@code n} resets {@code s} in the same block, nothing between the two adding to it; and the
- * division runs only where {@code n} is not 0, or its value goes straight into a conversion that maps the NaN of
- * 0 / 0 alike on x86 and on the GPU ({@link #nanConvertsAlike}). Then {@code s} is a sum of at most {@code n} terms, each in the hull of
- * the values added, so the mean lies in that hull widened to 0. A box filter's {@code if (n) out = (unsigned char)(s /
- * n)} over the pixels it keeps; a raw decoder's mean of a bad pixel's good neighbours, {@code fsum[c] / sum} (session
- * 71: dcraw's Foveon loader, "nothing bounds 'fsum[c]' below").
+ * division runs only where {@code n} is not 0, or its value goes straight into a conversion that maps the NaN of 0 / 0
+ * alike on x86 and on the GPU ({@link #nanConvertsAlike}). Then {@code s} is a sum of at most {@code n} terms, each in
+ * the hull of the values added, so the mean lies in that hull widened to 0. A box filter's {@code if (n) out =
+ * (unsigned char)(s / n)} over the pixels it keeps; a raw decoder's mean of a bad pixel's good neighbours, {@code
+ * fsum[c] / sum} (session 71: dcraw's Foveon loader, "nothing bounds 'fsum[c]' below").
  */
 final class ClangLoopMeans {
     private ClangLoopMeans() {}
