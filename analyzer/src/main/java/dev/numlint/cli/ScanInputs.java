@@ -273,6 +273,7 @@ final class ScanInputs {
         String arch = normalizedCudaArch();
         List<Path> cp = classpathEntries();
         b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? nvccOrNull() : null);
+        b.notice(nvccNotice);
         b.nvccFlags(flags);
         b.cudaArch(arch);
         if (cudaArch != null) b.setting(dev.numlint.ptx.PtxAnalyzer.CUDA_ARCH_SETTING, arch);
@@ -533,8 +534,29 @@ final class ScanInputs {
         if (nvcc != null && !(Files.isRegularFile(nvcc) && Files.isExecutable(nvcc))) {
             throw new Main.UsageException("--nvcc: '" + nvcc + "' is not an executable file");
         }
-        return Nvcc.find(nvcc, System.getenv("PATH")).orElse(null);
+        List<Path> skipped = new ArrayList<>();
+        Path found = Nvcc.find(nvcc, System.getenv("PATH"), treeDirs(scanned), skipped)
+                .orElse(null);
+        if (!skipped.isEmpty()) {
+            Path root = root(
+                    scanned.stream().map(q -> q.toAbsolutePath().normalize()).toList());
+            Path first = skipped.get(0);
+            nvccNotice = new dev.numlint.model.Notification(
+                    first.startsWith(root) ? root.relativize(first).toString() : null,
+                    0,
+                    dev.numlint.model.Level.WARNING,
+                    "nvcc-in-tree",
+                    "not run: the nvcc that PATH names first lies inside the scanned tree (its programs are never run); "
+                            + (found == null
+                                    ? "no other nvcc was found, so the PTX layer is off"
+                                    : "the next nvcc in the search order is used")
+                            + "; give the toolkit's with --nvcc");
+        }
+        return found;
     }
+
+    /** Why an nvcc on PATH was passed over ({@link #nvccOrNull}), or null; reported with the scan's notifications. */
+    dev.numlint.model.Notification nvccNotice;
 
     /** Why the tree's configuration file was not read, or null; reported with the scan's notifications. */
     dev.numlint.model.Notification configNotice;

@@ -46,18 +46,46 @@ public final class Nvcc {
 
     /** The search behind {@link #locate}, with the PATH value given. */
     public static Optional<Path> find(Path explicit, String pathVar) {
+        return find(explicit, pathVar, List.of(), new ArrayList<>());
+    }
+
+    /**
+     * {@link #find(Path, String)}, passing over an {@code nvcc} on {@code PATH} that lies inside one of {@code trees}
+     * (the scanned trees, by real path): a program of the tree is never run, also where {@code PATH} names one of its
+     * directories (a CI step that puts the checkout's {@code bin/} or {@code scripts/} first). Each one passed over is
+     * added to {@code skipped}; the search goes on in its order. An explicit path is the user's choice and is kept.
+     */
+    public static Optional<Path> find(Path explicit, String pathVar, List<Path> trees, List<Path> skipped) {
         if (explicit != null) {
             return executable(explicit) ? Optional.of(explicit.toAbsolutePath().normalize()) : Optional.empty();
         }
+        List<Path> realTrees = new ArrayList<>();
+        for (Path t : trees) realTrees.add(real(t));
         if (pathVar != null) {
             for (String dir : pathVar.split(File.pathSeparator)) {
                 if (dir.isEmpty()) continue;
                 Path p = Path.of(dir, "nvcc");
-                if (executable(p)) return Optional.of(p.toAbsolutePath().normalize());
+                if (!executable(p)) continue;
+                Path r = real(p);
+                if (realTrees.stream().anyMatch(r::startsWith)
+                        || trees.stream().anyMatch(p.toAbsolutePath()::startsWith)) {
+                    skipped.add(p.toAbsolutePath().normalize());
+                    continue;
+                }
+                return Optional.of(p.toAbsolutePath().normalize());
             }
         }
         Path fallback = Path.of("/usr/local/cuda/bin/nvcc");
         return executable(fallback) ? Optional.of(fallback) : Optional.empty();
+    }
+
+    /** The real path of {@code p}, else its normalized absolute path. */
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return p.toAbsolutePath().normalize();
+        }
     }
 
     private static boolean executable(Path p) {
