@@ -72,7 +72,8 @@ final class ClangExitBounds {
     }
 
     private static double[] apply(List<ClangNode[]> tests, ClangNode ref, double[] x) {
-        for (ClangNode[] t : tests) x = conjuncts(t[0], t[1] != null, ref, x);
+        // each conjunct of a test that held, each disjunct of one that failed (ClangTestBounds)
+        for (ClangNode[] t : tests) x = ClangIntervals.underTest(t[0], t[1] != null, ref, x, false);
         return x;
     }
 
@@ -98,19 +99,6 @@ final class ClangExitBounds {
             if (x != null && usr.equals(x.refUsr) && a != null && b != null && bare(a).equals(bare(b))) return d;
         }
         return null;
-    }
-
-    /**
-     * {@code x} where {@code test} came out {@code holds}: each conjunct of a test that held ({@code a >= 0 && b >=
-     * 0}), each disjunct of one that failed ({@code a < 0 || b < 0}).
-     */
-    private static double[] conjuncts(ClangNode test, boolean holds, ClangNode ref, double[] x) {
-        ClangNode t = strip(test);
-        String split = holds ? "&&" : "||";
-        if (t != null && t.kind == CXCursor_BinaryOperator && t.spelling.equals(split) && t.children.size() == 2) {
-            return conjuncts(t.children.get(1), holds, ref, conjuncts(t.children.get(0), holds, ref, x));
-        }
-        return ClangIntervals.underTest(test, holds, ref, x, false);
     }
 
     /** The variables some if statement of {@code fn} tests: only their reads are worth the walk. */
