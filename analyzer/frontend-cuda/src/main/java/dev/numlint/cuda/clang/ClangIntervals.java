@@ -153,7 +153,11 @@ final class ClangIntervals {
                             : null;
                     if (least > r[0] && least <= r[1]) r = new double[] {least, t == null ? r[1] : t[1]};
                 }
-                return r;
+                // k1 * a + k2 * b + ... of bilinear weights k1 = 1 - fx - fy + fx * fy, ...: exact at the corners
+                double[] m = r[0] < r[1] && n.spelling.charAt(0) != '/' && n.spelling.charAt(0) != '%'
+                        ? ClangMultilinear.bound(this, n, fn, e -> eval(e, fn, depth - 1))
+                        : null;
+                return m == null ? r : new double[] {Math.max(r[0], m[0]), Math.min(r[1], m[1])};
             }
             case CXCursor_StmtExpr -> { // ({ typeof (x) _x = (x); ...; value; }): its last expression's
                 ClangNode v = stmtExprValue(n);
@@ -753,7 +757,7 @@ final class ClangIntervals {
     }
 
     /** A declaration of a static or thread-local local: its initializer runs once. */
-    private boolean lasting(ClangNode declStmt) {
+    boolean lasting(ClangNode declStmt) {
         String t = unit.text(declStmt).strip();
         return t.startsWith("static") || t.startsWith("thread_local") || t.startsWith("__thread");
     }
