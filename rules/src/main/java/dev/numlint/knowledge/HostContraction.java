@@ -50,4 +50,18 @@ public final class HostContraction {
     public static boolean offByDefault(String compiler, String std) {
         return isoC(std) && !clangFamily(compiler);
     }
+
+    /**
+     * Whether the host compiler forms fused multiply-adds at the optimisation level {@code level} (the last {@code -O}
+     * of the command without its {@code O}: {@code "0"}, {@code "2"}, {@code "fast"}, {@code ""} for a bare {@code
+     * -O}; null when the command has none that numlint saw). GCC contracts from {@code -O2} on ({@code -O2}, {@code -O3},
+     * {@code -Os}, {@code -Oz}, {@code -Ofast}); at {@code -O0}, {@code -O1}, {@code -Og} it forms none, whatever
+     * {@code -ffp-contract} says (gcc 12, {@code -march=haswell}: {@code return a*b+c;} gives {@code vfmadd} at
+     * {@code -O2} and no {@code vfmadd} at {@code -O1} or {@code -Ofast -O0}). Clang's compilers and a command without a
+     * level are taken as contracting (a level not seen may be in a variable numlint did not resolve).
+     */
+    public static boolean optimizes(String compiler, String level) {
+        if (level == null || clangFamily(compiler)) return true;
+        return !(level.equals("0") || level.equals("1") || level.isEmpty() || level.equals("g"));
+    }
 }

@@ -40,7 +40,8 @@ public final class BuildContext {
     private String hostArch; // value of -march=, e.g. "native", "haswell"
 
     private Boolean hostFpContractOff; // -ffp-contract=off
-    private Boolean hostFastMath; // -ffast-math / -Ofast
+    private Boolean hostFastMath; // -ffast-math
+    private String hostOptLevel; // the last -O of the host command: "0", "2", "fast", "" for a bare -O; null: none
     private Boolean hostReassociation; // -fassociative-math, -funsafe-math-optimizations; false: -fno-... of either
     private String hostStd; // value of the host compiler's -std=, e.g. "c99", "gnu11", "c++17"
     private String hostCompiler; // the program of the host compile command (gcc, clang-19), null when not known
@@ -85,6 +86,7 @@ public final class BuildContext {
         if (other.hostArch != null) hostArch = other.hostArch;
         if (other.hostFpContractOff != null) hostFpContractOff = other.hostFpContractOff;
         if (other.hostFastMath != null) hostFastMath = other.hostFastMath;
+        if (other.hostOptLevel != null) hostOptLevel = other.hostOptLevel;
         if (other.hostReassociation != null) hostReassociation = other.hostReassociation;
         if (other.hostStd != null) hostStd = other.hostStd;
         if (other.hostCompiler != null) hostCompiler = other.hostCompiler;
@@ -143,12 +145,14 @@ public final class BuildContext {
      * Host contraction: where the target ISA has FMA, GCC contracts a*b+c into one by default, except for C in an ISO
      * mode ({@code -std=c99}: {@code -ffp-contract=off} by default, {@link
      * dev.numlint.knowledge.HostContraction}); an explicit {@code -ffp-contract=}, {@code -ffast-math} or {@code
-     * -Ofast} decides instead.
+     * -Ofast} decides instead. GCC at a last {@code -O0}, {@code -O1} or {@code -Og} contracts nothing.
      */
     public boolean hostContracts() {
         if (hostArch == null || !archHasFma(hostArch)) return false;
+        // GCC forms an fma only from -O2 on, whatever -ffp-contract says (HostContraction.optimizes)
+        if (!dev.numlint.knowledge.HostContraction.optimizes(hostCompiler, hostOptLevel)) return false;
         if (hostFpContractOff != null) return !hostFpContractOff;
-        if (Boolean.TRUE.equals(hostFastMath)) return true;
+        if (Boolean.TRUE.equals(hostFastMath())) return true;
         return !dev.numlint.knowledge.HostContraction.offByDefault(hostCompiler, hostStd);
     }
 
@@ -219,7 +223,13 @@ public final class BuildContext {
         return hostFpContractOff;
     }
 
+    /**
+     * {@code -ffast-math}, or {@code -Ofast} as the last {@code -O} of the command: GCC's manual, "If you use multiple
+     * -O options ... the last such option is the one that is effective", so {@code -Ofast ... -O0} has no fast math
+     * (gcc 12: no {@code __FAST_MATH__}; session 85 round AH, a particle visualiser's Makefile appends {@code -O0 -g}).
+     */
     public Boolean hostFastMath() {
+        if ("fast".equals(hostOptLevel)) return Boolean.TRUE;
         return hostFastMath;
     }
 
@@ -234,7 +244,7 @@ public final class BuildContext {
      */
     public boolean hostReassociates() {
         return Boolean.TRUE.equals(hostReassociation)
-                || Boolean.TRUE.equals(hostFastMath) && !Boolean.FALSE.equals(hostReassociation);
+                || Boolean.TRUE.equals(hostFastMath()) && !Boolean.FALSE.equals(hostReassociation);
     }
 
     /** The host compiler's {@code -std=} value, or null when the command sets none. */
@@ -512,6 +522,16 @@ public final class BuildContext {
         return this;
     }
 
+    /** The last {@code -O} of the host command, without the {@code O} ({@code "0"}, {@code "fast"}); null: none. */
+    public String hostOptLevel() {
+        return hostOptLevel;
+    }
+
+    public BuildContext hostOptLevel(String v) {
+        hostOptLevel = v;
+        return this;
+    }
+
     public BuildContext hostReassociation(Boolean v) {
         hostReassociation = v;
         return this;
@@ -612,7 +632,8 @@ public final class BuildContext {
         return "BuildContext{fastMath=" + fastMath + ", precDiv=" + precDiv + ", precSqrt=" + precSqrt + ", ftz=" + ftz
                 + ", fmad=" + fmad + ", deviceDebug=" + deviceDebug + ", hostArch=" + hostArch + ", hostFpContractOff="
                 + hostFpContractOff
-                + ", hostFastMath=" + hostFastMath + ", hostReassociation=" + hostReassociation + ", hostStd=" + hostStd
+                + ", hostFastMath=" + hostFastMath + ", hostOptLevel=" + hostOptLevel + ", hostReassociation="
+                + hostReassociation + ", hostStd=" + hostStd
                 + ", hostCompiler=" + hostCompiler
                 + ", m32=" + m32 + ", mfpmath387=" + mfpmath387
                 + ", cudaArch=" + cudaArch + ", nvccFlags=" + nvccFlags + ", defines=" + defines

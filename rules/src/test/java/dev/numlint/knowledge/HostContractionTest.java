@@ -32,4 +32,18 @@ class HostContractionTest {
         }
         assertThat(HostContraction.clangFamily("gcc")).isFalse();
     }
+
+    @Test
+    void gccFormsNoFmaBelowO2AndTheLastOIsTheOneInEffect() {
+        for (String l : new String[] {"2", "3", "s", "z", "fast"}) {
+            assertThat(HostContraction.optimizes("g++", l)).as(l).isTrue();
+        }
+        for (String l : new String[] {"0", "1", "g", ""}) {
+            assertThat(HostContraction.optimizes("gcc", l)).as(l).isFalse();
+            assertThat(HostContraction.optimizes(null, l)).as(l).isFalse();
+        }
+        // no level seen (a variable not resolved), and Clang's compilers: taken as contracting
+        assertThat(HostContraction.optimizes("gcc", null)).isTrue();
+        assertThat(HostContraction.optimizes("clang-19", "0")).isTrue();
+    }
 }

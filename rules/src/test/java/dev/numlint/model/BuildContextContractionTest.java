@@ -24,4 +24,20 @@ class BuildContextContractionTest {
                         .hostContracts())
                 .isFalse();
     }
+
+    @Test
+    void aLaterOLevelUndoesOfastAndGccAtO0ContractsNothing() {
+        BuildContext ofast =
+                BuildContext.defaults().hostArch("native").hostCompiler("g++").hostOptLevel("fast");
+        assertThat(ofast.hostFastMath()).isTrue();
+        assertThat(ofast.hostContracts()).isTrue();
+        BuildContext o0 = ofast.copy().hostOptLevel("0"); // -Ofast ... -O0
+        assertThat(o0.hostFastMath()).isNull();
+        assertThat(o0.hostContracts()).isFalse();
+        assertThat(o0.hostFpContractOff(false).hostContracts()).isFalse(); // -ffp-contract=fast does not act at -O0
+        BuildContext fastMath = ofast.copy().hostOptLevel("0").hostFastMath(true); // -ffast-math -O0: the macro only
+        assertThat(fastMath.hostFastMath()).isTrue();
+        assertThat(fastMath.hostContracts()).isFalse();
+        assertThat(ofast.copy().hostOptLevel("2").hostContracts()).isTrue();
+    }
 }

@@ -619,6 +619,7 @@ final class ContextChoice {
                 .hostArch(o.hostArch())
                 .hostFpContractOff(o.hostFpContractOff())
                 .hostFastMath(o.hostFastMath())
+                .hostOptLevel(o.hostOptLevel())
                 .hostReassociation(o.hostReassociation())
                 .hostStd(o.hostStd())
                 .hostCompiler(o.hostCompiler())

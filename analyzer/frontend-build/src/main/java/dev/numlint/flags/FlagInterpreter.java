@@ -466,8 +466,12 @@ final class FlagInterpreter {
             ctx.hostArch(v);
         } else if (n.equals("ffp-contract") && v != null) {
             ctx.hostFpContractOff(v.equals("off"));
-        } else if (n.equals("ffast-math") || n.equals("Ofast")) {
+        } else if (n.equals("ffast-math")) {
             ctx.hostFastMath(true);
+        } else if (n.equals("Ofast") || n.matches("O[0-3sgz]?")) {
+            // the last -O is the one in effect: -Ofast's fast math and contraction go with a later -O0 (session 85)
+            ctx.hostOptLevel(n.substring(1));
+            if (!n.equals("Ofast")) return;
         } else if (n.equals("fassociative-math") || n.equals("funsafe-math-optimizations")) {
             // the compiler may reorder float sums (a sum's note says so: HostOnlyScans)
             ctx.hostReassociation(true);

@@ -89,12 +89,18 @@ public final class FlagFacts {
                 && (e.name().equals("use_fast_math") || e.name().equals("use-fast-math"));
     }
 
-    /** GCC's {@code -ffast-math} or {@code -Ofast}, not undone by a later {@code -fno-fast-math}. */
+    /**
+     * GCC's {@code -ffast-math} or {@code -Ofast}, not undone by a later {@code -fno-fast-math}; an {@code -Ofast} not
+     * followed by another {@code -O} either (the last {@code -O} is the one in effect: {@code -Ofast ... -O0} has no
+     * fast math, session 85).
+     */
     public boolean hostFastMath(int idx) {
         FlagEntry e = entries.get(idx);
         return e.target() != FlagTarget.DEVICE
                 && (e.name().equals("ffast-math") || e.name().equals("Ofast"))
-                && !cancelled(idx, false, o -> o.name().equals("fno-fast-math"));
+                && !cancelled(idx, false, o -> o.name().equals("fno-fast-math"))
+                && !(e.name().equals("Ofast")
+                        && cancelled(idx, false, o -> o.name().matches("O[0-3sgz]?")));
     }
 
     /**
