@@ -305,12 +305,14 @@ final class ClangElementBases {
      */
     static ClangNode element(ClangNode lhs, java.util.List<ClangNode> subscripts) {
         ClangNode x = strip(lhs);
-        if (x != null
-                && x.kind == CXCursor_MemberRefExpr
-                && x.children.size() == 1
-                && strip(x.children.get(0)) != null
-                && strip(x.children.get(0)).kind == CXCursor_ArraySubscriptExpr
-                && strip(x.children.get(0)).canonKind == CXType_Record) x = strip(x.children.get(0));
+        // a member of an element: p[m].x, also of a container's (particle_data[m].x of a std::vector, session 85
+        // round AH: a box wrap of each particle's coordinates, taken for a sum the m loop carries)
+        ClangNode owner0 = x != null && x.kind == CXCursor_MemberRefExpr && x.children.size() == 1
+                ? strip(x.children.get(0))
+                : null;
+        if (owner0 != null
+                && (owner0.kind == CXCursor_ArraySubscriptExpr || owner0.kind == CXCursor_CallExpr)
+                && owner0.canonKind == CXType_Record) x = owner0;
         for (int depth = 0; depth < 16 && x != null; depth++) {
             while (x != null && x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
                 subscripts.add(x.children.get(1));
