@@ -458,6 +458,18 @@ final class MakefileAudit {
             }
             return;
         }
+        // make resolves a relative include against the directory it runs in: the Makefile's own for 'make' there or
+        // 'make -C', an ancestor's for 'make -f sub/Makefile' (session 85 round AG: a game's per-platform Makefiles
+        // under misc/*/ include misc/makefiles/common_build.mk from the top; 90 notices said it did not exist)
+        if (!Files.isRegularFile(p) && !Path.of(name).isAbsolute()) {
+            for (Path up = dir.getParent(); up != null && inTree.test(up); up = up.getParent()) {
+                Path q = up.resolve(name).normalize();
+                if (inTree.test(q) && Files.isRegularFile(q)) {
+                    p = q;
+                    break;
+                }
+            }
+        }
         if (!Files.isRegularFile(p)) {
             if (!optional) {
                 notices.problem(
