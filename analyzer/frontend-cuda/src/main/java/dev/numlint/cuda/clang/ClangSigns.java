@@ -229,6 +229,22 @@ final class ClangSigns {
         return sign == null ? 0 : holds ? sign : -sign;
     }
 
+    /**
+     * Whether converting {@code op} to {@code e}'s type can make a non-negative value negative: an unsigned integer
+     * to a signed one no wider ({@code int64_t offset = a - b;} of two {@code uint64_t}, a difference that wraps to
+     * the top of the unsigned range when {@code b > a}, and back to a negative value in the signed type; session 85
+     * round AI: a music timer's offset, "in [0, 9223000000000000000] by construction" where it was negative).
+     */
+    private static boolean wraps(ClangNode e, ClangNode op) {
+        ClangNode o = strip(op);
+        return o != null
+                && integral(e.canonKind)
+                && !unsignedKind(e.canonKind)
+                && integral(o.canonKind)
+                && unsignedKind(o.canonKind)
+                && bytes(o.canonKind) >= bytes(e.canonKind);
+    }
+
     /** Whether {@code e} is never negative ({@code positive}) or never positive (not {@code positive}). */
     private boolean signed(ClangNode e, Signs s, int depth, boolean positive) {
         if (e == null || depth > 24) return false;
@@ -237,10 +253,12 @@ final class ClangSigns {
         int d = depth + 1;
         switch (e.kind) {
             case CXCursor_ParenExpr, CXCursor_UnexposedExpr -> {
-                return e.children.size() == 1 && signed(e.children.get(0), s, d, positive);
+                return e.children.size() == 1
+                        && !(positive && wraps(e, e.children.get(0)))
+                        && signed(e.children.get(0), s, d, positive);
             }
             case CXCursor_CStyleCastExpr, CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr -> {
-                return signed(operandOf(e), s, d, positive);
+                return !(positive && wraps(e, operandOf(e))) && signed(operandOf(e), s, d, positive);
             }
             case CXCursor_DeclRefExpr -> {
                 if (e.refUsr != null && (positive ? s.nonNegative() : s.nonPositive()).contains(e.refUsr)) return true;
