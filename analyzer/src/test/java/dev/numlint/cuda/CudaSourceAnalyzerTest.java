@@ -200,7 +200,28 @@ class CudaSourceAnalyzerTest {
                 .contains("as low as -1: -1 gives 4294967295 on x86, 0 on AArch64")
                 .doesNotContain("nothing bounds");
         assertThat(byLine.get(5)).contains("as low as -100: -100 gives 65436 on x86");
-        assertThat(byLine.get(6)).contains("nothing bounds 'x' below: -69.235 gives 4294967227");
+        // x holds an int: whole numbers, so the example is -1, not a fraction (session 85)
+        assertThat(byLine.get(6)).contains("nothing bounds 'x' below: -1 gives 4294967295 on x86");
+    }
+
+    /**
+     * Integer data held in a floating local gets a whole example (session 84 round AD: {@code double numPixels = rows
+     * * cols * channels} converted to {@code size_t} was "-69.235 gives ...", a value it never takes); a fraction of it
+     * keeps -69.235.
+     */
+    @Test
+    void integerDataInADoubleGetsMinusOneAsTheExample(@TempDir Path dir) throws Exception {
+        java.util.Map<Integer, String> byLine = nl001ByLine(
+                dir,
+                "h.c",
+                "unsigned long count(int rows, int cols, int channels) {",
+                "    double numPixels = rows * cols * channels;",
+                "    return (unsigned long)numPixels;",
+                "}",
+                "unsigned char half(float v) { double h = v * 0.5; return (unsigned char)h; }",
+                "");
+        assertThat(byLine.get(3)).contains("-1 gives 18446744073709551615 on x86, 0 on AArch64");
+        assertThat(byLine.get(5)).contains("-69.235 gives 187 on x86");
     }
 
     /** The NL001 messages by line of the C file {@code name} holding {@code lines}, scanned with the default context. */

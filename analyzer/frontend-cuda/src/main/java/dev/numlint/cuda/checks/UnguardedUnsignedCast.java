@@ -242,7 +242,11 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 // the terms nothing bounds from below, named where the front end knows them and the message has
                 // room (ClangOpenOperands)
                 String open = c.site().openBelow();
-                String key = c.bytes() == 1 ? "cuda-cast-byte" : "cuda-cast";
+                // whole numbers (integer data in a double): -1 is the example, not a fraction they never take
+                // (session 84 round AD: "-69.235 cannot occur" for a pixel count held in a double)
+                boolean whole = c.site().wholeNumbers();
+                String base = c.bytes() == 1 ? "cuda-cast-byte" : "cuda-cast";
+                String key = base + (whole ? "-whole" : "");
                 Object[] args = {
                     "open",
                     open,
@@ -253,7 +257,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                     "to",
                     c.to(),
                     "wrapped",
-                    wrapped(c.bytes()),
+                    whole ? minusOne(c.bytes()) : wrapped(c.bytes()),
                     "other",
                     other
                 };
@@ -269,7 +273,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                     least[9] = low; // the value x86 gives, after "wrapped"
                     least[args.length] = "lo";
                     least[args.length + 1] = number(Math.ceil(c.lo()));
-                    msg = RuleCatalog.get().rule("NL001").message(key + "-low", least);
+                    msg = RuleCatalog.get().rule("NL001").message(base + "-low", least);
                 }
             }
             Impact impact =
@@ -525,6 +529,16 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         if (v >= 0x1p63) return "0"; // 64 bits: only from 2^64 on, out of range
         if (v <= -0x1p63) return bytes >= 8 ? "9223372036854775808" : "0";
         return java.math.BigInteger.valueOf((long) v).mod(range).toString();
+    }
+
+    /** What x86 gives for -1 converted to an unsigned type of {@code bytes} bytes: its greatest value. */
+    static String minusOne(int bytes) {
+        return switch (bytes) {
+            case 1 -> "255";
+            case 2 -> "65535";
+            case 4 -> "4294967295";
+            default -> "18446744073709551615";
+        };
     }
 
     /** {@code v} as a whole number. */

@@ -432,6 +432,9 @@ public final class ClangSupplement {
             if (k == null) continue;
             double[] range = unit.interval(k.operand(), k.in());
             if (range[0] < 0) c.site().openBelow(ClangOpenOperands.of(unit, k.operand(), k.in()));
+            // integer data held in a floating value (double n = rows * cols): the message's example is -1
+            if (range[0] < 0 && ClangWholeNumbers.range(unit, k.operand(), k.in(), 3, 0x1p53) != null)
+                c.site().wholeNumbers(true);
             boolean guarded = wideSigned ? c.guarded() : k.guarded() && !scaledPast(k, range);
             // Clang's interval where it knows more (x - floor(x/c)*c, a field every store of the file writes
             // non-negative): both are sound, their intersection is (session 30)
@@ -537,6 +540,8 @@ public final class ClangSupplement {
                         .expandedFrom(macro);
             }
             cast.openBelow(open);
+            if (range[0] < 0 && ClangWholeNumbers.range(unit, c.operand(), c.in(), 3, 0x1p53) != null)
+                cast.wholeNumbers(true); // integer data in a floating value: the message's example is -1
             facts(out, c.in())
                     .conversions
                     .add(new FunctionFacts.Conversion(

@@ -149,6 +149,23 @@ public final class Site {
         return this;
     }
 
+    private volatile boolean wholeNumbers;
+
+    /**
+     * Whether a converted operand's values are whole numbers (integers converted, and sums, differences and products
+     * of them within the significand: {@code double n = rows * cols * channels}), for the message: a negative example
+     * of -1, not a fraction such values never take; false when not known (a front end's fact).
+     */
+    public boolean wholeNumbers() {
+        return wholeNumbers;
+    }
+
+    /** This site, recording {@link #wholeNumbers()}. */
+    public Site wholeNumbers(boolean v) {
+        this.wholeNumbers = v;
+        return this;
+    }
+
     /** 1 in the host branch of a __CUDA_ARCH__ test, 2 in its device branch, 0 in neither. */
     private volatile int archBranch;
 
