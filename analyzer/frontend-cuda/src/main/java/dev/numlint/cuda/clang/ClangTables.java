@@ -43,6 +43,16 @@ final class ClangTables {
         return lo == null || hi == null ? null : new double[] {lo, hi};
     }
 
+    /**
+     * The bounds of the element {@code e} reads ({@link #table}) when every element of its table is a whole number (no
+     * binary digit after the point: {@code {-1.0f, 0.0f, 1.0f, -2.0f, ...}}, a Sobel kernel), else null.
+     */
+    static double[] wholeElement(ClangUnit unit, ClangNode e) {
+        ClangNode t = table(e);
+        Double digits = fact(unit, t, "dyadic");
+        return digits != null && digits == 0 ? bounds(unit, t) : null;
+    }
+
     /** A recorded fact of the table {@code ref} names: "lo", "hi", "dyadic", "pos" (sum of its positive elements)... */
     private static Double fact(ClangUnit unit, ClangNode ref, String key) {
         return ref == null || ref.refUsr == null

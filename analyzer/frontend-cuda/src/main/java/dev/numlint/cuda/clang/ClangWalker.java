@@ -447,7 +447,10 @@ final class ClangWalker {
      * sums of its positive and of its negative elements (ClangTables).
      */
     void constantTable(CXCursor ref, ClangNode n) {
-        if (n.refUsr == null || n.canon == null || !n.canon.startsWith("const ")) return;
+        if (n.refUsr == null || n.canon == null) return;
+        // a CUDA __constant__ array with an initializer that no cudaMemcpyToSymbol of this file overwrites: device code
+        // cannot write it (session 85 round AL: Sobel coefficients in __constant__ float tables, times bytes)
+        if (!n.canon.startsWith("const ") && !deviceConstant(ref, n)) return;
         // a std::array of numbers (constexpr std::array<float, 9> GAUSS_3X3{...}: session 70 round D, an image
         // library's convolution kernels), read through operator[] (ClangTables)
         java.util.regex.Matcher std = STD_ARRAY.matcher(n.canon);
@@ -510,6 +513,39 @@ final class ClangWalker {
         if (dyadic[0] <= MAX_DYADIC) memberConstants.put(TABLE + n.refUsr + ":dyadic", (double) dyadic[0]);
         memberConstants.put(TABLE + n.refUsr + ":pos", sums[0]);
         memberConstants.put(TABLE + n.refUsr + ":neg", sums[1]);
+    }
+
+    /**
+     * Whether the array {@code n} names is a CUDA {@code __constant__} variable that the main file never names in a
+     * copy to a symbol ({@code cudaMemcpyToSymbol}, its asynchronous form, {@code cudaGetSymbolAddress}): its
+     * initializer is then its value for every kernel of the unit.
+     */
+    private boolean deviceConstant(CXCursor ref, ClangNode n) {
+        if (n.canonKind != CXType_ConstantArray || n.spelling == null || n.spelling.isEmpty()) return false;
+        CXCursor decl = clang_getCursorReferenced(ref);
+        if (clang_Cursor_isNull(decl) != 0 || clang_getCursorKind(decl) != CXCursor_VarDecl) return false;
+        boolean[] attr = {false};
+        CXCursorVisitor v = new CXCursorVisitor() {
+            @Override
+            public int call(CXCursor c, CXCursor parent, CXClientData data) {
+                if (clang_getCursorKind(c) == CXCursor_CUDAConstantAttr) {
+                    attr[0] = true;
+                    return CXChildVisit_Break;
+                }
+                return CXChildVisit_Continue;
+            }
+        };
+        try {
+            clang_visitChildren(decl, v, (CXClientData) null);
+        } finally {
+            v.close();
+        }
+        if (!attr[0]) return false;
+        String src = new String(text, java.nio.charset.StandardCharsets.UTF_8);
+        return !java.util.regex.Pattern.compile("cuda(?:MemcpyToSymbol(?:Async)?|GetSymbolAddress)\\s*\\([^;]*\\b"
+                        + java.util.regex.Pattern.quote(n.spelling) + "\\b")
+                .matcher(src)
+                .find();
     }
 
     /** A constant std::array of numbers, {@code const std::array<float, 9>} (libc++'s {@code std::__1::}): type, size. */

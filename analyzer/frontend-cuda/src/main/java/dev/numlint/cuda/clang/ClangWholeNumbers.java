@@ -102,11 +102,57 @@ final class ClangWholeNumbers {
         }
         double[] w = ClangExactIntegers.arithmetic(unit, n, fn, depth, limit, ClangWholeNumbers::range);
         if (w != null) return w;
+        // an element of a table of whole numbers (a __constant__ Sobel kernel {-1.0f, 0.0f, 1.0f, ...})
+        double[] t = n.kind == CXCursor_ArraySubscriptExpr || n.kind == CXCursor_CallExpr
+                ? ClangTables.wholeElement(unit, n)
+                : null;
+        if (t != null) return Math.max(Math.abs(t[0]), Math.abs(t[1])) <= limit ? t : null;
         if (n.kind != CXCursor_DeclRefExpr || n.refUsr == null) return null;
         double[] c = counter(n.refUsr, fn);
         if (c != null) return c;
         ClangNode def = onlyDefinition(n.refUsr, fn);
-        return def == null ? null : range(unit, def, fn, depth - 1, limit);
+        if (def == null) return accumulated(unit, n.refUsr, fn, depth, limit);
+        return range(unit, def, fn, depth - 1, limit);
+    }
+
+    /**
+     * The interval of a floating local that starts from a whole number and is only added to or subtracted from, by
+     * whole numbers, in loops of constant trip counts ({@code float gx = 0; for (ky = -1; ky <= 1; ++ky) for (kx ...)
+     * gx += pixel * K[k];} of bytes and a whole-number kernel: session 85 round AL, a Sobel filter's gradients): each
+     * update runs at most the product of the trip counts of the loops around it that do not hold the declaration, so
+     * the sum stays within the initial value plus that many least (greatest) terms, exact while below {@code limit}.
+     * Null when a write is of another kind, a loop's trip count is not constant, or the address is taken.
+     */
+    private static double[] accumulated(ClangUnit unit, String usr, ClangUnit.Function fn, int depth, double limit) {
+        ClangBodyIndex.Variable v = ClangBodyIndex.of(fn).of(usr);
+        if (v.decls().size() != 1 || v.writes().isEmpty() || depth <= 0) return null;
+        ClangNode decl = v.decls().get(0);
+        if (decl.kind != CXCursor_VarDecl || decl.children.isEmpty() || !floating(decl.canonKind)) return null;
+        ClangNode init = decl.children.get(decl.children.size() - 1);
+        double[] r = clang_isExpressionKind(init.kind) ? range(unit, init, fn, depth - 1, limit) : null;
+        if (r == null) return null;
+        for (ClangNode ref : v.refs()) if (aliases(ref)) return null;
+        double lo = r[0], hi = r[1];
+        for (ClangNode wr : v.writes()) {
+            if (wr.kind != CXCursor_CompoundAssignOperator || wr.children.size() != 2) return null;
+            boolean minus = wr.spelling.equals("-=");
+            if (!minus && !wr.spelling.equals("+=")) return null;
+            double[] term = range(unit, wr.children.get(1), fn, depth - 1, limit);
+            if (term == null) return null;
+            long trips = 1;
+            for (ClangNode p = wr.parent; p != null && p != fn.node() && !p.contains(decl); p = p.parent) {
+                if (!isLoop(p)) continue;
+                long k = ClangLoops.forTrip(p);
+                if (k < 0) return null;
+                trips = Math.multiplyHigh(trips, k) != 0 ? Long.MAX_VALUE : trips * k;
+                if (trips > (1L << 30)) return null;
+            }
+            double tlo = minus ? -term[1] : term[0], thi = minus ? -term[0] : term[1];
+            lo += trips * Math.min(tlo, 0);
+            hi += trips * Math.max(thi, 0);
+            if (Math.max(Math.abs(lo), Math.abs(hi)) > limit) return null;
+        }
+        return new double[] {lo, hi};
     }
 
     /**
