@@ -18,15 +18,14 @@ import java.util.function.Function;
  * fox - foy + k4;} of fractions in [0, 1), each weight a product of non-negative factors once expanded, bytes blended
  * by them and converted back to bytes: "as low as -510", three false NL001 errors).
  *
- * <p>The polynomial is {@link Poly}'s, integer coefficients only. Its symbols: a local or value parameter whose address
- * is never taken (by its USR, so that every occurrence is one value); every other operand that is no floating {@code
- * + - *} (an element, a member, a call, an integer expression converted) is a symbol of its own at each occurrence,
- * which can only widen the range. A floating local read in the expression is replaced by the definition that reaches
- * the read (the nearest earlier statement of an enclosing block that assigns it whole; no write of it between, no loop
- * between that writes it, no label) when that definition bounds it no worse than the local's own interval does, and
- * when no variable the definition reads by name is written from that statement to the expression: then the local is
- * that polynomial of the same values. Each substitution is checked this way, so locals defined from locals ({@code k3
- * = foy - k4}) expand too. A constant that is no integer (0.5), a repeated operand ({@code x * x}), more than 12
+ * <p>The polynomial is {@link Poly}'s, integer coefficients only. Its symbols: a read of a local or value parameter whose
+ * address is never taken, keyed by the definition that reaches it (the nearest earlier statement of an enclosing block
+ * that assigns it whole; no write of it between, no loop around the read that writes it, no label), or by the
+ * variable where no statement before the read writes it, so that two reads share a symbol exactly where they see one
+ * stored value; any other operand (an element, a member, a call, an integer expression converted, a read whose
+ * definition is not known) is a symbol of its own at each occurrence, which can only widen the range. A floating
+ * local is replaced by the polynomial of its reaching definition where that bounds it no worse than its own interval
+ * does, so locals defined from locals ({@code k3 = foy - k4}) expand too. A constant that is no integer (0.5), a repeated operand ({@code x * x}), more than 12
  * symbols or an unbounded one: no answer. The range is widened by the rounding as a convex combination's is ({@link
  * ClangConvexWeights#rounded}): relative to its bounds, since what the range decides is a truncation to an integer,
  * which moves by a whole unit; a weight that rounds a few ulps below 0 leaves a byte in (-1, 0], which truncates to 0
@@ -106,33 +105,41 @@ final class ClangMultilinear {
         }
     }
 
-    /** The local {@code ref} reads: its reaching definition's polynomial where that bounds it no worse, else a symbol. */
+    /** {@link #reaching}'s answer for a read no write precedes on any path: the value the function began with. */
+    private static final ClangNode[] ENTRY = new ClangNode[0];
+
+    /**
+     * The local {@code ref} reads: its reaching definition's polynomial where that bounds it no worse, else a symbol
+     * keyed by that definition (every read it reaches sees the one value it stored), by the variable where no write
+     * precedes the read, or by the read itself where the definition is not known.
+     */
     private Poly local(ClangNode ref, int depth) {
-        Poly self = atom(ref, ref.refUsr);
         ClangNode[] def = reaching(ref);
-        if (def == null || depth == 0) return self;
+        String key = def == null ? null : def == ENTRY ? ref.refUsr : ref.refUsr + "#" + def[0].offset;
+        Poly self = atom(ref, key);
+        if (def == null || def == ENTRY || depth == 0) return self;
         Poly p = poly(def[1], depth - 1);
         if (p == null || !p.symbolic()) return self;
-        for (String s : p.allSymbols()) if (!s.startsWith("@") && !unchanged(s, def[0])) return self;
-        double[] own = bounds.get(ref.refUsr), r = range(p);
+        double[] own = bounds.get(self.single()), r = range(p);
         // the local's own interval clearly narrower (a fractional part, x - floor(x), of symbols of its own): kept
         if (r == null || own != null && own[1] - own[0] < (r[1] - r[0]) * 0.999) return self;
         return p;
     }
 
-    /** A symbol for {@code n}: {@code usr} when given (one value at every read), else this occurrence's own. */
-    private Poly atom(ClangNode n, String usr) {
-        String key = usr != null ? usr : "@" + n.offset + ":" + n.endOffset + ":" + n.kind;
+    /** A symbol for {@code n}: {@code key} when given (one value at every read it names), else this occurrence's own. */
+    private Poly atom(ClangNode n, String key) {
+        String k = key != null ? key : "@" + n.offset + ":" + n.endOffset + ":" + n.kind;
         double[] x = eval.apply(n);
-        double[] old = bounds.get(key);
+        double[] old = bounds.get(k);
         if (old != null) x = new double[] {Math.max(old[0], x[0]), Math.min(old[1], x[1])};
-        bounds.put(key, x);
-        return Poly.symbol(key);
+        bounds.put(k, x);
+        return Poly.symbol(k);
     }
 
     /**
      * The statement that defines {@code ref}'s variable before the read and the value it stores, when nothing between
-     * writes the variable; null otherwise.
+     * writes the variable; {@link #ENTRY} when no statement before the read writes it (a parameter not yet
+     * assigned); null otherwise.
      */
     private ClangNode[] reaching(ClangNode ref) {
         String usr = ref.refUsr;
@@ -152,20 +159,7 @@ final class ClangMultilinear {
                 if (writesIn(st, usr) || declares(st, usr)) return null;
             }
         }
-        return null;
-    }
-
-    /** Whether no statement from {@code st} (after it) to the one that holds the expression writes {@code usr}. */
-    private boolean unchanged(String usr, ClangNode st) {
-        ClangNode block = st.parent;
-        if (block == null || block.kind != CXCursor_CompoundStmt) return false;
-        int from = block.children.indexOf(st);
-        for (int j = from + 1; j < block.children.size(); j++) {
-            ClangNode x = block.children.get(j);
-            if (writesIn(x, usr)) return false;
-            if (x.contains(at)) return true;
-        }
-        return false;
+        return ENTRY;
     }
 
     /** The least and greatest value of {@code p} over the corners of its symbols' intervals, or null. */
