@@ -522,6 +522,13 @@ final class ClangWalker {
      */
     private boolean deviceConstant(CXCursor ref, ClangNode n) {
         if (n.canonKind != CXType_ConstantArray || n.spelling == null || n.spelling.isEmpty()) return false;
+        return deviceConstants.computeIfAbsent(n.refUsr, k -> deviceConstantDecl(ref, n));
+    }
+
+    /** {@link #deviceConstant} of each array (by USR), decided once per unit. */
+    private final Map<String, Boolean> deviceConstants = new HashMap<>();
+
+    private boolean deviceConstantDecl(CXCursor ref, ClangNode n) {
         CXCursor decl = clang_getCursorReferenced(ref);
         if (clang_Cursor_isNull(decl) != 0 || clang_getCursorKind(decl) != CXCursor_VarDecl) return false;
         boolean[] attr = {false};
