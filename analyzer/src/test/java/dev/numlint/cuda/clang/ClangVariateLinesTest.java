@@ -132,4 +132,30 @@ class ClangVariateLinesTest {
         // hand-written lines: the line is left out); 11: x, updated by the variate q at 10, holds one
         assertThat(lines(u, "q")).containsExactly(7, 8, 9, 11);
     }
+
+    /**
+     * A function whose returns are read for a draw, with a value updated from itself many times: while a function's
+     * returns are being read, each node's answer is kept for that reading, so the walk through every update is not
+     * exponential in the depth (session 85 round AK: a plotting program's scan ran 16 minutes here and never ended;
+     * 30 s with the answers kept). Fails by its time-out before the change.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aReturnReadThroughManySelfUpdatesEndsAndDrawsNothing() throws Exception {
+        StringBuilder b = new StringBuilder();
+        b.append("__device__ float rand_uniform01(unsigned int *state);\n");
+        b.append("__device__ float walk(float h) {\n    float s = h;\n");
+        for (int i = 0; i < 600; i++)
+            b.append("    s += s * ").append(i % 7 + 1).append(".0f;\n");
+        b.append("    return s;\n}\n");
+        b.append("__global__ void k(float *out, float h, unsigned int *st) {\n");
+        b.append("    unsigned int z = st[0];\n");
+        b.append("    float v = walk(h);\n");
+        b.append("    float r = walk(h) * rand_uniform01(&z);\n");
+        b.append("    out[0] = v * 2.0f + r;\n}\n");
+        ClangUnit u = parse(b.toString());
+        int line = 3 + 600 + 2 + 1; // __global__ k's first line
+        // r is a variate (line + 3); v is not (walk draws nothing), nor out[0]'s v half; out[0] reads r (line + 4)
+        assertThat(lines(u, "k")).containsExactly(line + 3, line + 4);
+    }
 }

@@ -174,13 +174,20 @@ final class ClangRandom {
         // times in one function made the walk exponential in the depth without this
         Reached key = new Reached(e, depth, discrete);
         Boolean known = reached.get(key);
+        if (known == null) known = cutShort.get(key);
         if (known == null) {
             known = drawnOnce(e, fn, depth);
-            // an answer found while a function's returns are being read (a call cycle cut short) is not kept
+            // an answer found while a function's returns are being read (a call cycle cut short) is not kept past
+            // that reading: it is kept for the reading itself (cutShort), which asked it again through every
+            // definition without that (session 85 round AK: a plotting program's scan ran for 16 minutes here)
             if (inProgress.isEmpty()) reached.put(key, known);
+            else cutShort.put(key, known);
         }
         return known;
     }
+
+    /** The answers found while a function's returns are being read, until that reading ends ({@link #returnsDraw}). */
+    private final Map<Reached, Boolean> cutShort = new HashMap<>();
 
     /** A node asked about, and the depth left (the answer depends on nothing else: the node fixes its function). */
     private record Reached(ClangNode e, int depth, boolean discrete) {}
@@ -191,7 +198,9 @@ final class ClangRandom {
         boolean[] hit = new boolean[1];
         java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>();
         todo.push(e);
+        dev.numlint.model.WorkBudget.Meter budget = dev.numlint.model.WorkBudget.meter();
         while (!todo.isEmpty() && !hit[0]) {
+            budget.check(); // the walk recurses through definitions below one node of a tree walk: its own checks
             ClangNode n = todo.pop();
             if (draws(n)) return true;
             if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null && depth > 0 && !callee(n)) {
@@ -251,6 +260,7 @@ final class ClangRandom {
             r |= hit[0];
         }
         inProgress.remove(name);
+        if (inProgress.isEmpty()) cutShort.clear();
         discrete = wasDiscrete;
         returnsDraw.put(name, r);
         return r;
