@@ -495,7 +495,7 @@ final class ValueFlow {
             String via,
             ParserRuleContext carrier) {
         if (colour) {
-            out.add(use(ValueUse.Kind.COLOUR_CHANNEL, at, type.name, via));
+            out.add(use(ValueUse.Kind.QUANTISED, at, "an 8-bit colour channel", via));
             return true;
         }
         out.add(use(

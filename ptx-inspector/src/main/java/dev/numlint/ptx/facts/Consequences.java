@@ -14,8 +14,9 @@ import java.util.List;
  * selections, float-to-float conversions) to the first consumer that amplifies a small difference: a conversion to
  * an integer or an integral rounding (floor/ceil/trunc), a comparison, a min/max selection, an atomic reduction.
  * A value that only reaches stores or the function's return is bounded: CPU and GPU differ by a few ulp there; so is
- * one only quantised to an 8-bit colour channel for display (a [0,1] value times 255 or a value clamped to [0,255],
- * converted and only packed or stored as 8 bits: at most one colour level), and one compared with a fresh random
+ * one only quantised into a stored sample (converted and only stored as an integer of at most 16 bits, a pixel or an
+ * audio sample, or an 8-bit colour channel, a [0,1] value times 255 or a value clamped to [0,255], packed into a word:
+ * at most one level), and one compared with a fresh random
  * draw on its source line (a Bernoulli trial: one ulp shifts the odds by about 2^-24). A subtraction of two products is
  * cancellation unless it is one component of a complex product or rotation (its companion is computed nearby).
  * A value that reaches a comparison first is followed on to any integer it also becomes: the gravest outcome is
@@ -308,8 +309,9 @@ public final class Consequences {
                 if (PtxFacts.isInteger(dst)) {
                     // cvt.u32.u64 of a float's bits (a float3 copied through mov.b64) converts no value (session 57)
                     if (!PtxFacts.isF(x.sourceType())) return null;
-                    if (colourChannel(x)) {
-                        return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-colour-channel"), x);
+                    String sample = QuantisedSamples.sample(facts, x);
+                    if (sample != null) {
+                        return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-quantised", "what", sample), x);
                     }
                     if (FixedPoints.encodes(facts, x)) {
                         return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-fixed-point"), x);
@@ -575,173 +577,6 @@ public final class Consequences {
                 if (h0.equals(g.get(0)) && h1.equals(g.get(1)) || h0.equals(g.get(1)) && h1.equals(g.get(0))) {
                     return true;
                 }
-            }
-        }
-        return false;
-    }
-
-    /** Largest value of an 8-bit colour channel. */
-    private static final double CHANNEL_MAX = 255;
-
-    /**
-     * {@code cvt} (float to integer) quantises a colour to one 8-bit channel for display: its operand is a [0,1]
-     * colour scaled by 255 (its range is the cvt's own hazard, NL001) or a value clamped to [0,255], and its result is only packed (shifted by a multiple of 8 and or-ed or added into a word that is
-     * stored or returned) or stored as an 8-bit element. A one-ulp difference there changes the displayed colour by
-     * at most one of 256 levels. A channel value used as an index, compared, or stored into a wider integer is not
-     * one.
-     */
-    private boolean colourChannel(Instruction cvt) {
-        if (!PtxFacts.isF(cvt.sourceType()) || !channelRange(cvt)) {
-            return false;
-        }
-        return packedOnly(cvt);
-    }
-
-    /** The converted value is a channel value: a [0,1] colour times 255, or a value clamped to [0,255]. */
-    private boolean channelRange(Instruction cvt) {
-        Instruction d = facts.defOf(cvt, 1);
-        if (d == null) {
-            return false;
-        }
-        if (d.opcode().equals("mul") && PtxFacts.isF(d.type())) {
-            for (int k = 1; k <= 2; k++) {
-                if (facts.constantValue(d, d.operand(k)) == CHANNEL_MAX) {
-                    // a [0,1] colour times 255; whether it stays in range is the cvt's own hazard (NL001)
-                    return true;
-                }
-            }
-            return false;
-        }
-        return clamped(d, CHANNEL_MAX);
-    }
-
-    /** {@code d} clamps its value to [0,{@code hi}]: a saturating instruction (hi 1) or a min and a max of constants. */
-    private boolean clamped(Instruction d, double hi) {
-        if (hi == 1.0 && d.sat() && PtxFacts.isF(d.type())) {
-            return true; // cvt.sat.f32.f32, add.sat.f32, mul.sat.f32 ...: clamped to [0,1]
-        }
-        double lo = Double.NaN;
-        double up = Double.NaN;
-        Instruction cur = d;
-        for (int step = 0; step < 2 && cur != null; step++) {
-            String op = cur.opcode();
-            if (!(op.equals("min") || op.equals("max")) || !PtxFacts.isF(cur.type())) {
-                break;
-            }
-            int next = -1;
-            for (int k = 1; k <= 2; k++) {
-                double c = facts.constantValue(cur, cur.operand(k));
-                if (!Double.isNaN(c)) {
-                    if (op.equals("min")) {
-                        up = c;
-                    } else {
-                        lo = c;
-                    }
-                    next = 3 - k;
-                }
-            }
-            if (next < 0) {
-                break;
-            }
-            cur = facts.defOf(cur, next);
-        }
-        return lo >= 0 && up <= hi;
-    }
-
-    /** Bits of one colour channel. */
-    private static final int CHANNEL_BITS = 8;
-
-    /**
-     * The integer result of {@code cvt} only goes into packed colour words or 8-bit stores: through shifts by a
-     * multiple of 8, or/add/xor/and, bit-field inserts, byte permutes, integer moves and narrowing conversions, to
-     * a store of the value (a packed word of any width, an unpacked channel only as 8 bits) or a returned parameter.
-     */
-    private boolean packedOnly(Instruction cvt) {
-        List<Instruction> ins = facts.function().instructions();
-        ArrayDeque<int[]> work = new ArrayDeque<>();
-        BitSet seen = new BitSet(ins.size());
-        work.add(new int[] {cvt.index(), 0});
-        seen.set(cvt.index());
-        int steps = 0;
-        boolean reached = false;
-        while (!work.isEmpty()) {
-            int[] cur = work.poll();
-            Instruction def = ins.get(cur[0]);
-            boolean packed = cur[1] == 1;
-            for (int u : facts.defUse().users(cur[0])) {
-                if (++steps > 64) {
-                    return false;
-                }
-                Instruction x = ins.get(u);
-                String op = x.opcode();
-                boolean nowPacked = packed;
-                switch (op) {
-                    case "st" -> {
-                        if (usesInAddress(x, def) || !integerBits(x.type())) {
-                            return false;
-                        }
-                        if (!packed && bits(x.type()) > CHANNEL_BITS) {
-                            return false;
-                        }
-                        reached = true;
-                        continue;
-                    }
-                    case "shl" -> {
-                        if (!(x.operand(2) instanceof Operand.IntImm n)
-                                || n.value() % CHANNEL_BITS != 0
-                                || !(x.operand(1) instanceof Operand.Reg r && def.defines(r.name()))) {
-                            return false;
-                        }
-                        nowPacked = true;
-                    }
-                    case "or", "xor", "bfi", "prmt" -> nowPacked = true;
-                    case "add", "and", "mov", "cvt" -> {
-                        if (!integerBits(x.type())) {
-                            return false;
-                        }
-                        if (op.equals("add")) {
-                            nowPacked = true;
-                        }
-                    }
-                    default -> {
-                        return false;
-                    }
-                }
-                if (!seen.get(u)) {
-                    seen.set(u);
-                    work.add(new int[] {u, nowPacked ? 1 : 0});
-                }
-            }
-        }
-        return reached;
-    }
-
-    /** An integer or untyped-bits type ({@code u8}, {@code s32}, {@code b32}). */
-    private static boolean integerBits(String t) {
-        return t != null && (PtxFacts.isInteger(t) || t.matches("b\\d+"));
-    }
-
-    /** Width in bits of an integer or bit type ({@code u8}: 8, {@code b32}: 32), 64 when unknown. */
-    private static int bits(String t) {
-        try {
-            return Integer.parseInt(t.substring(1));
-        } catch (RuntimeException e) {
-            return 64;
-        }
-    }
-
-    /** {@code st}'s address operand reads a register {@code def} defines. */
-    private static boolean usesInAddress(Instruction st, Instruction def) {
-        List<String> addr = new java.util.ArrayList<>();
-        Operand a = st.operand(0);
-        if (a instanceof Operand.Address ad && ad.base() instanceof Operand.Reg r) {
-            addr.add(r.name());
-        } else if (a instanceof Operand.Reg r) {
-            addr.add(r.name());
-        }
-        for (String d : def.defs()) {
-            if (addr.contains(d)) {
-                return true;
             }
         }
         return false;

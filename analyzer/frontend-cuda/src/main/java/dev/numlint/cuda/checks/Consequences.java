@@ -18,7 +18,8 @@ import java.util.List;
  * passed on, picked by a min/max of computed values (the winner flips only where both are within the ulp, so the
  * result moves by no more than the value), compared with the best candidate so far that the taken branch replaces
  * with it (a flip only at a near tie, where either candidate is as good), added atomically (one term of a sum: NL009 reports the sum's order), or
- * quantised to an 8-bit colour channel for display (at most one colour level), is <em>bounded</em>. A decision on a random
+ * quantised into a stored sample (an 8- or 16-bit pixel or sample, a packed colour channel: at most one level), is
+ * <em>bounded</em>. A decision on a random
  * quantity is <em>statistical</em> ({@link ValueUse#statistical()}): a comparison with a fresh random draw, or a
  * conversion, rounding, index or test of a random variate; a one-ulp change shifts the odds of the outcome by about
  * 2^-24 or is another draw of the same distribution, and Monte Carlo results are compared statistically anyway. A
@@ -460,7 +461,8 @@ final class Consequences {
     /** The consequence of a value that decides nothing: where it ends up. */
     static String boundedText(List<ValueUse> uses) {
         for (ValueUse u : uses) {
-            if (u.kind() == ValueUse.Kind.COLOUR_CHANNEL) return phrase("use-colour-channel", "line", u.line());
+            if (u.kind() == ValueUse.Kind.QUANTISED)
+                return phrase("use-quantised", "what", u.detail(), "line", u.line());
         }
         // the comparison that would decide something, had it not kept the best candidate: why it decides nothing
         for (ValueUse u : uses) {

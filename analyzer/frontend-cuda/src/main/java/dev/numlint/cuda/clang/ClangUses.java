@@ -107,9 +107,9 @@ final class ClangUses {
                         continue;
                     }
                     // an explicit cast's own implicit conversion ((unsigned char)(c * 255.0f)): the cast decides
-                    ClangNode cast = p.parent != null && isExplicitCast(p.parent) ? p.parent : null;
-                    if (cast != null && ClangColourChannels.colourChannel(unit, cast, fn))
-                        out.add(use(direct, ValueUse.Kind.COLOUR_CHANNEL, cast, cast.type, via));
+                    ClangNode cast = p.parent != null && isExplicitCast(p.parent) ? p.parent : p;
+                    String sample = ClangQuantisedSamples.sample(unit, cast, fn);
+                    if (sample != null) out.add(use(direct, ValueUse.Kind.QUANTISED, cast, sample, via));
                     else out.add(use(direct, ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
                     return;
                 }
@@ -132,9 +132,8 @@ final class ClangUses {
                         out.add(use(direct, ValueUse.Kind.PERIODIC_WRAP, p, p.type, via));
                         return;
                     }
-                    // an 8-bit display channel (ClangColourChannels): one ulp moves the colour by one level at most
-                    if (ClangColourChannels.colourChannel(unit, p, fn))
-                        out.add(use(direct, ValueUse.Kind.COLOUR_CHANNEL, p, p.type, via));
+                    String sample = ClangQuantisedSamples.sample(unit, p, fn); // a stored pixel or sample
+                    if (sample != null) out.add(use(direct, ValueUse.Kind.QUANTISED, p, sample, via));
                     else out.add(use(direct, ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
                     return;
                 }
@@ -166,7 +165,9 @@ final class ClangUses {
                         out.add(use(direct, ValueUse.Kind.PERIODIC_WRAP, p, base, via));
                         return;
                     }
-                    out.add(use(direct, ValueUse.Kind.ROUNDING, p, base, via, unit.drawn(c, fn)));
+                    String sample = ClangQuantisedSamples.sample(unit, p, fn); // __float2uint_rn(x) as a pixel
+                    if (sample != null) out.add(use(direct, ValueUse.Kind.QUANTISED, p, sample, via));
+                    else out.add(use(direct, ValueUse.Kind.ROUNDING, p, base, via, unit.drawn(c, fn)));
                     return;
                 }
                 if (SELECTIONS.contains(name)) {

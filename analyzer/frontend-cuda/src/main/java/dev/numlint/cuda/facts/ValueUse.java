@@ -82,11 +82,12 @@ public record ValueUse(
         /** One operand of a subtraction whose other operand is a product too (difference of products). */
         DIFFERENCE_OF_PRODUCTS,
         /**
-         * Converted to an integer that is one 8-bit colour channel for display: a [0,1] value scaled by 255 (or a
-         * value clamped to [0,255]) only packed into a word or stored as 8 bits. One ulp changes at most one of 256
-         * colour levels.
+         * Converted to an integer that is only a quantised sample: stored into memory as at most 16 bits (a pixel, an
+         * audio sample), or one 8-bit colour channel (a [0,1] value scaled by 255, or a value clamped to [0,255])
+         * packed into a word. One ulp moves it by at most one level, the size of the conversion's own rounding;
+         * {@link #detail} says what it is quantised into ("a stored 8-bit integer").
          */
-        COLOUR_CHANNEL,
+        QUANTISED,
         /**
          * Rounded to the index of a linear (bilinear, trilinear) interpolation whose weight is the fractional part
          * ({@code i = floorf(x)}, {@code w = x - i}, the entries at {@code i} and {@code i + 1}), or used as that index:

@@ -7,35 +7,48 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The colour-channel fact on Clang's tree, as the hand-written front end's {@code ColourChannels}: whether an explicit
- * integer conversion quantises a colour to one 8-bit display channel (a [0,1] value times 255, or a value clamped to
- * [0,255], only packed into a word, returned packed, or stored into an 8-bit element or a {@code make_uchar4}), where
- * a one-ulp difference upstream changes the colour by at most one of 256 levels. Used as an index, compared, or kept
- * in a wider integer, the value is not a colour channel.
+ * The quantised-sample fact on Clang's tree: whether an integer conversion (an explicit cast, an implicit one, or a
+ * rounding such as {@code __float2uint_rn}) only quantises a value into a narrow stored integer. Either the result is
+ * stored into memory (an element, a member, a dereferenced pointer: not a local) as an integer of at most 16 bits, a
+ * pixel or an audio sample, or made into a {@code make_uchar4}/{@code make_ushort2}; or it is one 8-bit colour
+ * channel (a [0,1] value times 255, or a value clamped to [0,255]) packed into a word that is stored or returned. A
+ * one-ulp difference upstream moves such an integer by one level where the value lies within that ulp of a step, the
+ * size of the conversion's own rounding, and nothing reads the integer back as an index or a decision in the code
+ * that made it. Used as an index, compared, kept in a local or in a wider integer, the value is no quantised sample
+ * (a stored 32-bit integer may be a count or an index a later kernel reads). Whether the value fits the narrow type is
+ * the conversion's own hazard (NL001, NL011). The hand-written front end's {@code ColourChannels} knows the packed
+ * colour channel only.
  */
-final class ClangColourChannels {
-    private static final Pattern MAKE_CHAR = Pattern.compile("make_u?char[1-4]");
+final class ClangQuantisedSamples {
+    private static final Pattern MAKE_NARROW = Pattern.compile("make_u?(char|short)[1-4]");
     private static final Pattern MIN_MAX = Pattern.compile("f?(min|max)f?");
     /** Largest value of an 8-bit colour channel. */
     private static final double CHANNEL_MAX = 255;
+    /** The widest integer that counts as a quantised sample, in bytes. */
+    private static final int SAMPLE_BYTES = 2;
 
-    private ClangColourChannels() {}
+    private ClangQuantisedSamples() {}
 
-    /** Whether the explicit integer cast {@code cast} in {@code fn} quantises a colour to one display channel. */
-    static boolean colourChannel(ClangUnit unit, ClangNode cast, ClangUnit.Function fn) {
-        ClangNode operand = operandOf(cast);
-        if (operand == null || !channelRange(unit, operand, fn)) return false;
+    /**
+     * What the integer conversion {@code conv} (an explicit or implicit cast, or a rounding call that returns an
+     * integer) quantises its value into, for a message ("a stored 8-bit integer", "an 8-bit colour channel"), or null
+     * when it is no quantised sample.
+     */
+    static String sample(ClangUnit unit, ClangNode conv, ClangUnit.Function fn) {
         boolean packed = false;
-        ClangNode cur = cast;
+        int narrowest = integral(conv.canonKind) ? bytes(conv.canonKind) : Integer.MAX_VALUE;
+        ClangNode cur = conv;
         for (int steps = 0; steps < 16; steps++) {
             ClangNode p = cur.parent;
-            if (p == null) return false;
-            if (p.kind == CXCursor_ParenExpr
-                    || (p.kind == CXCursor_UnexposedExpr || isExplicitCast(p)) && integral(p.canonKind)) {
+            if (p == null) return null;
+            if (p.kind == CXCursor_ParenExpr) {
+                cur = p;
+            } else if ((p.kind == CXCursor_UnexposedExpr || isExplicitCast(p)) && integral(p.canonKind)) {
+                narrowest = Math.min(narrowest, bytes(p.canonKind));
                 cur = p;
             } else if (p.kind == CXCursor_BinaryOperator && p.children.size() == 2 && p.spelling.equals("<<")) {
                 Double by = constant(p.children.get(1));
-                if (p.children.get(0) != cur || by == null || by % 8 != 0) return false;
+                if (p.children.get(0) != cur || by == null || by % 8 != 0) return null;
                 packed = true;
                 cur = p;
             } else if (p.kind == CXCursor_BinaryOperator
@@ -43,23 +56,37 @@ final class ClangColourChannels {
                 packed = true;
                 cur = p;
             } else if (p.kind == CXCursor_ReturnStmt) {
-                return packed;
+                return packed && channel(unit, conv, fn) ? "an 8-bit colour channel" : null;
             } else if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")
                             || p.kind == CXCursor_CompoundAssignOperator)
                     && p.children.size() == 2) {
                 ClangNode lhs = strip(p.children.get(0));
-                if (p.children.get(0) == cur || lhs == null || lhs.kind == CXCursor_DeclRefExpr) return false;
-                if (!integral(lhs.canonKind)) return false;
-                return packed || bytes(lhs.canonKind) == 1;
+                if (p.children.get(0) == cur || lhs == null || lhs.kind == CXCursor_DeclRefExpr) return null;
+                if (!integral(lhs.canonKind) || lhs.canonKind == CXType_Bool) return null;
+                if (packed) return channel(unit, conv, fn) ? "an 8-bit colour channel" : null;
+                if (p.kind != CXCursor_BinaryOperator) return null;
+                int b = Math.min(narrowest, bytes(lhs.canonKind));
+                return b <= SAMPLE_BYTES ? "a stored " + (8 * b) + "-bit integer" : null;
             } else if (p.kind == CXCursor_CallExpr) {
-                return !packed
-                        && p.children.indexOf(cur) > 0
-                        && MAKE_CHAR.matcher(callee(p)).matches();
+                java.util.regex.Matcher m = MAKE_NARROW.matcher(callee(p));
+                if (packed || p.children.indexOf(cur) <= 0 || !m.matches()) return null;
+                return m.group(1).equals("char") ? "a stored 8-bit integer" : "a stored 16-bit integer";
             } else {
-                return false;
+                return null;
             }
         }
-        return false;
+        return null;
+    }
+
+    /** The operand of {@code conv} is a channel value: a [0,1] colour times 255, or a value clamped to [0,255]. */
+    private static boolean channel(ClangUnit unit, ClangNode conv, ClangUnit.Function fn) {
+        ClangNode operand = conv.kind == CXCursor_CallExpr ? lastArgument(conv) : operandOf(conv);
+        return operand != null && channelRange(unit, operand, fn);
+    }
+
+    private static ClangNode lastArgument(ClangNode call) {
+        List<ClangNode> args = arguments(call);
+        return args.size() == 1 ? args.get(0) : null;
     }
 
     /** {@code e} is a channel value: a [0,1] colour times 255, or a value clamped to [0,255]. */
