@@ -56,6 +56,13 @@ public record Finding(
      */
     public static final String DEVICE_CODE = "deviceCode";
 
+    /**
+     * The property of a CUDA source finding whose value is rounded at these lines of its file only where the rounding
+     * is continuous (an interpolation's index and weight, a periodic wrap), a list of line numbers: the PTX layer's
+     * "rounded to an integral value" at one of them does not raise the finding.
+     */
+    public static final String CONTINUOUS_ROUNDINGS = "continuousRoundings";
+
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
         Objects.requireNonNull(level, "level");

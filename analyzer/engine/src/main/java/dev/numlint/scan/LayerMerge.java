@@ -638,22 +638,6 @@ final class LayerMerge {
                 .build();
     }
 
-    /**
-     * Whether the PTX layer's consequence is a rounding at the place where the source layer's bounded impact names the
-     * rounding it proved continuous (its sink: an interpolation's index, a periodic wrap).
-     */
-    static boolean sameContinuousRounding(Impact src, Impact ptx) {
-        return src != null
-                && src.kind() == Impact.Kind.BOUNDED
-                && src.sink() != null
-                && ptx != null
-                && ptx.kind() == Impact.Kind.AMPLIFIED
-                && ptx.reach() == Impact.Reach.CONVERSION
-                && ptx.sink() != null
-                && ptx.sink().file().equals(src.sink().file())
-                && ptx.sink().startLine() == src.sink().startLine();
-    }
-
     private static Finding absorb(Finding src, List<Finding> ptx) {
         if (ptx.isEmpty()) {
             return src;
@@ -683,7 +667,7 @@ final class LayerMerge {
             if (paired && p.impact() != null && p.impact().kind() == Impact.Kind.CANCELLATION) {
                 continue;
             }
-            if (sameContinuousRounding(src.impact(), p.impact())) {
+            if (ContinuousRoundings.provenAt(src, p.impact())) {
                 // the source proved that rounding continuous (an interpolation's index and weight, a periodic wrap)
                 // though the value also goes elsewhere: the PTX layer's integral value there is no news
                 continue;

@@ -58,6 +58,8 @@ final class Reporter implements CudaReport {
     ArchBranches archBranches;
     /** The consequences without a decision that checks wrote for a site, in the order they stated them. */
     private final java.util.Map<Site, List<String>> undecided = new java.util.IdentityHashMap<>();
+    /** The lines where each site's value is rounded continuously ({@link #continuousRoundings}). */
+    private final java.util.Map<Site, List<Integer>> continuous = new java.util.IdentityHashMap<>();
     /** The function definitions of the file ({@link UnreachableCode}): first line, last line, property. */
     private final List<Definition> definitions = new java.util.ArrayList<>();
 
@@ -233,6 +235,11 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void continuousRoundings(Site at, List<Integer> lines) {
+        if (!lines.isEmpty()) continuous.put(at, List.copyOf(lines));
+    }
+
+    @Override
     public void deviceOnly(String ruleId, Site at) {
         deviceOnly
                 .computeIfAbsent(ruleId, k -> java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()))
@@ -372,6 +379,7 @@ final class Reporter implements CudaReport {
         if (pos.condition() != null) b.property("configuration", pos.condition());
         if (pos.macro() != null) b.property("macro", pos.macro());
         if (property != null) b.property(property, true);
+        if (continuous.containsKey(at)) b.property(Finding.CONTINUOUS_ROUNDINGS, continuous.get(at));
         if (deviceOnly.getOrDefault(rule, java.util.Set.of()).contains(at)) b.property(Finding.DEVICE_CODE, true);
         String definition = definition(at.line());
         if (definition != null) b.property(UnreachableCode.PROPERTY, definition);

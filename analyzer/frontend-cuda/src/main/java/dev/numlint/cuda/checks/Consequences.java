@@ -95,6 +95,12 @@ final class Consequences {
      */
     static Impact of(Site site, CudaReport out, boolean variates) {
         List<ValueUse> uses = site.uses();
+        // roundings proved continuous: the PTX layer's integral value there is no news, whatever else the value does
+        List<Integer> continuous = new java.util.ArrayList<>();
+        for (ValueUse u : uses)
+            if (u.kind() == ValueUse.Kind.INTERPOLATION || u.kind() == ValueUse.Kind.PERIODIC_WRAP)
+                continuous.add(u.line());
+        out.continuousRoundings(site, continuous);
         ValueUse amplified = null;
         ValueUse conversion = null;
         // the first amplifying use that makes an integer: named before a comparison met earlier (the graver outcome)
@@ -160,7 +166,9 @@ final class Consequences {
         // the rounding the source proved continuous (an interpolation's index, a periodic wrap): the PTX layer's
         // "rounded to an integral value" at that line is the same rounding and does not raise it (LayerMerge)
         for (ValueUse u : uses) {
-            if (u.kind() == ValueUse.Kind.INTERPOLATION || u.kind() == ValueUse.Kind.PERIODIC_WRAP)
+            if (u.kind() == ValueUse.Kind.INTERPOLATION
+                    || u.kind() == ValueUse.Kind.TESTED_INTERPOLATION
+                    || u.kind() == ValueUse.Kind.PERIODIC_WRAP)
                 return new Impact(Impact.Kind.BOUNDED, where, out.location(u.line(), u.column()), null);
         }
         return new Impact(Impact.Kind.BOUNDED, where, null, null);
@@ -227,6 +235,7 @@ final class Consequences {
         boolean interpolation = false;
         for (ValueUse u : site.uses()) {
             if (u.kind() == ValueUse.Kind.INTERPOLATION
+                    || u.kind() == ValueUse.Kind.TESTED_INTERPOLATION
                     || u.kind() == ValueUse.Kind.PERIODIC_WRAP
                     || u.kind() == ValueUse.Kind.NEGLIGIBLE_CUTOFF
                     || u.kind() == ValueUse.Kind.SELECTION
@@ -470,7 +479,8 @@ final class Consequences {
         }
         // the rounding that would decide something, had its weight not moved with it
         for (ValueUse u : uses) {
-            if (u.kind() == ValueUse.Kind.INTERPOLATION) return phrase("use-interpolation", "line", u.line());
+            if (u.kind() == ValueUse.Kind.INTERPOLATION || u.kind() == ValueUse.Kind.TESTED_INTERPOLATION)
+                return phrase("use-interpolation", "line", u.line());
             if (u.kind() == ValueUse.Kind.PERIODIC_WRAP) return phrase("use-periodic-wrap", "line", u.line());
         }
         // the test that would decide something, had the terms it guards not carried the value as a factor

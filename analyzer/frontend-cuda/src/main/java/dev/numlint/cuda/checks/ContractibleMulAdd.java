@@ -217,10 +217,12 @@ public final class ContractibleMulAdd implements CudaCheck {
                 consequence = Consequences.phrase("product-difference");
             } else if (impact.kind() == Impact.Kind.AMPLIFIED
                     && otherProduct(c)
-                    && !c.site().termsCannotCancel()) {
+                    && !c.site().termsCannotCancel()
+                    && decidesDirectly(c.site())) {
                 // a*w0 + b*w1 tested, converted or indexed: the products' signs are not known to agree, so they may
                 // cancel, and exact cancellation is common (symmetric data), where the fused sum is the rounding error
-                // of one product rather than 0: the decision flips beyond a tie
+                // of one product rather than 0: the decision flips beyond a tie. Only the sum itself: after another
+                // term is added (c*dx + s*dy + cx, then 'x < 0'), its cancellation leaves that term, a tie again
                 impact = new Impact(
                         Impact.Kind.CANCELLATION,
                         impact.consequence(),

@@ -6,7 +6,6 @@ import static org.bytedeco.llvm.global.clang.*;
 import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.knowledge.NumericFacts;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,10 +41,13 @@ final class ClangUses {
 
     private final ClangUnit unit;
     private final ClangPairs pairs;
+    private final ClangCallees callees;
+    private final ClangValueLives lives = new ClangValueLives();
 
     ClangUses(ClangUnit unit) {
         this.unit = unit;
         this.pairs = new ClangPairs(unit);
+        this.callees = new ClangCallees(unit);
     }
 
     /**
@@ -191,7 +193,8 @@ final class ClangUses {
                     direct = false; // math passes a function of the value on
                     continue;
                 }
-                out.add(use(direct, ValueUse.Kind.CALL, p, base, via, unit.drawn(c, fn)));
+                if (depth <= 0 || !intoCallee(p, c, fn, via, depth, out, direct))
+                    out.add(use(direct, ValueUse.Kind.CALL, p, base, via, unit.drawn(c, fn)));
                 return;
             }
             if (p.kind == CXCursor_BinaryOperator && isComparison(p.spelling)
@@ -607,6 +610,9 @@ final class ClangUses {
         }
         for (int k = at + 1; k < out.size(); k++) {
             ValueUse.Kind kind = out.get(k).kind();
+            // a test of the index itself (if (i < n - 1)) steps with the rounding: continuous in value only
+            if (kind == ValueUse.Kind.COMPARISON || kind == ValueUse.Kind.BRANCH)
+                out.set(at, use(ValueUse.Kind.TESTED_INTERPOLATION, rounding, detail, via));
             if (kind == ValueUse.Kind.STORE || kind == ValueUse.Kind.RETURN) {
                 ValueUse.Kind decided =
                         rounding.kind == CXCursor_CallExpr ? ValueUse.Kind.ROUNDING : ValueUse.Kind.INTEGER_CONVERSION;
@@ -630,12 +636,12 @@ final class ClangUses {
         int until = Integer.MAX_VALUE;
         ClangNode ending = null;
         ClangNode loop = innermostLoop(def);
-        Refs index = refs(fn);
+        ClangValueLives.Refs index = lives.refs(fn);
         for (ClangNode x : index.assigns().getOrDefault(usr, List.of()))
             if (x.offset > def.endOffset
                     && x.offset < until
                     && (loop == null || loopAround(innermostLoop(x), loop))
-                    && unconditional(def, x)) {
+                    && ClangValueLives.unconditional(def, x)) {
                 until = x.offset;
                 ending = x;
             }
@@ -646,11 +652,11 @@ final class ClangUses {
         for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
             if (x.offset > def.endOffset
                     && (x.offset < until || rhs != null && rhs.contains(x))
-                    && !otherArm(def, x, usr, index)) refs.add(x);
+                    && !ClangValueLives.otherArm(def, x, usr, index)) refs.add(x);
         // the conditions of the loops around the definition test the value in the next iteration
         for (ClangNode x : ClangLoopConditions.reads(def, usr, index.reads().getOrDefault(usr, List.of()), fn))
             if (x.offset < def.offset && !refs.contains(x)) refs.add(x);
-        for (ClangNode x : nextIteration(def, usr, loop, index)) if (!refs.contains(x)) refs.add(x);
+        for (ClangNode x : ClangValueLives.nextIteration(def, usr, loop, index)) if (!refs.contains(x)) refs.add(x);
         for (ClangNode r : refs) {
             ClangNode p = r.parent;
             while (p != null
@@ -667,118 +673,30 @@ final class ClangUses {
     }
 
     /**
-     * Whether the assignment {@code x} after {@code def} runs whenever the code after it does: no branch (of an if, a
-     * conditional, a switch, a loop or the right side of {@code &&} / {@code ||}) holds it that does not hold {@code
-     * def} too. A conditional assignment ({@code if (dir == y) t = ...;} after {@code if (dir == x) t = ...;}) leaves
-     * the value alive on the other path (session 56: a particle-in-cell code's x twin was "decides nothing" and its y
-     * twin a warning, both read by {@code t > step}).
+     * Follows the value passed as {@code arg} of {@code call} into the callee's parameter ({@link ClangCallees}):
+     * what the callee does with it are its uses; where the callee returns it, the call's own value goes on in
+     * {@code fn}. False when the callee cannot be followed.
      */
-    private static boolean unconditional(ClangNode def, ClangNode x) {
-        java.util.Set<ClangNode> around = new java.util.HashSet<>();
-        for (ClangNode p = def; p != null; p = p.parent) around.add(p);
-        // up to the first statement around both (x in another branch of an if than def is conditional too)
-        for (ClangNode c = x, p = x.parent; p != null; c = p, p = p.parent) {
-            int at = p.children.indexOf(c);
-            switch (p.kind) {
-                case CXCursor_IfStmt, CXCursor_ConditionalOperator -> {
-                    if (at > 0) return false;
-                }
-                case CXCursor_ForStmt,
-                        CXCursor_WhileStmt,
-                        CXCursor_DoStmt,
-                        CXCursor_CXXForRangeStmt,
-                        CXCursor_SwitchStmt,
-                        CXCursor_CaseStmt,
-                        CXCursor_DefaultStmt -> {
-                    return false;
-                }
-                case CXCursor_BinaryOperator -> {
-                    if (at > 0 && ("&&".equals(p.spelling) || "||".equals(p.spelling))) return false;
-                }
-                default -> {}
-            }
-            if (around.contains(p)) return true;
+    private boolean intoCallee(
+            ClangNode call,
+            ClangNode arg,
+            ClangUnit.Function fn,
+            String via,
+            int depth,
+            List<ValueUse> out,
+            boolean d) {
+        ClangCallees.Parameter param = callees.parameter(call, arg, fn);
+        if (param == null) return false;
+        List<ValueUse> inner = new ArrayList<>();
+        reads(param.decl(), param.decl().usr, param.decl().spelling, param.callee(), depth, inner, d);
+        boolean returned = false;
+        for (ValueUse u : inner) {
+            if (u.kind() == ValueUse.Kind.RETURN) returned = true;
+            else out.add(u);
         }
+        if (returned) follow(call, fn, via, depth - 1, out, false);
         return true;
     }
-
-    /**
-     * Whether the read {@code x} lies in the other arm of an if whose one arm holds {@code def}, and the value cannot
-     * come round to it: no loop holds that if, or the innermost one that does assigns the variable, unconditionally,
-     * before it (session 69 round F: Numerical Recipes' back-substitution, {@code sum = b[ip]; if (ii) for (...) sum
-     * -= a[i][j]*b[j]; else if (sum) ii = i;}: the else arm tests the sum only when the loop did not run).
-     */
-    private static boolean otherArm(ClangNode def, ClangNode x, String usr, Refs index) {
-        for (ClangNode c = def, p = def.parent; p != null; c = p, p = p.parent) {
-            if (p.kind != CXCursor_IfStmt || !p.contains(x)) continue;
-            int arm = p.children.indexOf(c);
-            int other = -1;
-            for (int k = 0; k < p.children.size(); k++) if (p.children.get(k).contains(x)) other = k;
-            // def in the condition, the read in the condition or in def's own arm: the read follows def
-            if (arm <= 0 || other <= 0 || other == arm) return false;
-            ClangNode loop = null;
-            for (ClangNode q = p.parent; q != null && loop == null; q = q.parent)
-                if (q.kind == CXCursor_ForStmt
-                        || q.kind == CXCursor_WhileStmt
-                        || q.kind == CXCursor_DoStmt
-                        || q.kind == CXCursor_CXXForRangeStmt) loop = q;
-            if (loop == null) return true;
-            for (ClangNode a : index.assigns().getOrDefault(usr, List.of()))
-                if (loop.contains(a) && a.offset < p.offset && !p.contains(a) && unconditional(p, a)) return true;
-            return false;
-        }
-        return false;
-    }
-
-    /**
-     * The reads of {@code usr} written before {@code def} in the innermost loop around it, which the next iteration
-     * reaches ({@code c = px / h; ... px = px + step;}: the sum decides {@code c}): those before the loop's first
-     * plain assignment of the variable; none when the variable is declared in the loop (each iteration's is new).
-     * Reads in a for statement's initialization run once, before the loop.
-     */
-    private static List<ClangNode> nextIteration(ClangNode def, String usr, ClangNode loop, Refs index) {
-        if (loop == null || loop.offset < 0) return List.of();
-        boolean[] declared = new boolean[1];
-        loop.forEach(x -> {
-            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) declared[0] = true;
-        });
-        if (declared[0]) return List.of();
-        int first = def.offset;
-        for (ClangNode a : index.assigns().getOrDefault(usr, List.of()))
-            if (loop.contains(a) && a.offset < first) first = a.offset;
-        ClangNode init = loop.kind == CXCursor_ForStmt && loop.children.size() >= 4 ? loop.children.get(0) : null;
-        List<ClangNode> out = new ArrayList<>();
-        for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
-            if (loop.contains(x) && x.offset < first && (init == null || !init.contains(x))) out.add(x);
-        return out;
-    }
-
-    /** A function's references of each variable and its plain assignments (by the variable's USR), in source order. */
-    private record Refs(Map<String, List<ClangNode>> reads, Map<String, List<ClangNode>> assigns) {}
-
-    /**
-     * The index of {@code fn}'s references, built once per function: {@link #reads} runs for every site's value and
-     * every variable it reaches, and a walk of the whole function each time made a long function quadratic (a
-     * 3,000-statement kernel of one sum took minutes).
-     */
-    private Refs refs(ClangUnit.Function fn) {
-        return index.computeIfAbsent(fn.node(), f -> {
-            Map<String, List<ClangNode>> reads = new HashMap<>(), assigns = new HashMap<>();
-            f.forEach(x -> {
-                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null)
-                    reads.computeIfAbsent(x.refUsr, k -> new ArrayList<>()).add(x);
-                if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=") && x.children.size() == 2) {
-                    ClangNode l = strip(x.children.get(0));
-                    if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null)
-                        assigns.computeIfAbsent(l.refUsr, k -> new ArrayList<>())
-                                .add(x);
-                }
-            });
-            return new Refs(reads, assigns);
-        });
-    }
-
-    private final Map<ClangNode, Refs> index = new ConcurrentHashMap<>();
 
     private ValueUse use(ValueUse.Kind kind, ClangNode at, String detail, String via) {
         return use(kind, at, detail, via, false);

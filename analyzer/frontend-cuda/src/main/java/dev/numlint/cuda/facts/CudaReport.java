@@ -46,6 +46,14 @@ public interface CudaReport {
     void consequenceWithoutDecision(Site at, String text);
 
     /**
+     * States that the value computed at {@code at} is rounded at {@code lines} of this file only where the rounding is
+     * continuous (an interpolation's index whose weight moves with it, a periodic wrap), though the value may decide
+     * something else too: a finding at {@code at} carries them as the property {@code continuousRoundings}, and the
+     * PTX layer's "rounded to an integral value" at one of those lines does not raise it (LayerMerge).
+     */
+    default void continuousRoundings(Site at, java.util.List<Integer> lines) {}
+
+    /**
      * States that a finding at {@code at} is about a loop-carried sum computed in {@code type} ({@code float},
      * {@code double}) whose loop is written at {@code loopLine} (0: unknown): the finding carries it as its identity's
      * {@link dev.numlint.model.Identity#sum}, which the scan groups sums of one loop by and the review of precision

@@ -96,6 +96,12 @@ public record ValueUse(
          */
         INTERPOLATION,
         /**
+         * An {@link #INTERPOLATION}'s index that is itself tested too ({@code if (i < n - 1)}, {@code if (i > 4)}):
+         * the interpolated value is continuous, but the test steps where the rounding does, so the rounding is not
+         * proven continuous for the PTX layer ({@code continuousRoundings}).
+         */
+        TESTED_INTERPOLATION,
+        /**
          * Rounded to a count of periods that is subtracted from the value itself ({@code f.x -= floorf(0.5f + f.x)},
          * {@code dx -= box * rintf(dx * invBox)}: the minimum image, a wrap into one period): where one ulp moves the
          * count, the result moves by one period to an equivalent image (continuous modulo the period).
