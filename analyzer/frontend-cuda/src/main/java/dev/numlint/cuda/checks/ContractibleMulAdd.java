@@ -218,11 +218,12 @@ public final class ContractibleMulAdd implements CudaCheck {
             } else if (impact.kind() == Impact.Kind.AMPLIFIED
                     && otherProduct(c)
                     && !c.site().termsCannotCancel()
-                    && decidesDirectly(c.site())) {
+                    && (impact.reach() != Impact.Reach.DECISION || decidesDirectly(c.site()))) {
                 // a*w0 + b*w1 tested, converted or indexed: the products' signs are not known to agree, so they may
                 // cancel, and exact cancellation is common (symmetric data), where the fused sum is the rounding error
-                // of one product rather than 0: the decision flips beyond a tie. Only the sum itself: after another
-                // term is added (c*dx + s*dy + cx, then 'x < 0'), its cancellation leaves that term, a tie again
+                // of one product rather than 0: the decision flips beyond a tie. A test only of the sum itself: after
+                // another term is added (c*dx + s*dy + cx, then 'x < 0'), its cancellation leaves that term, a tie
+                // again; a rounding is not (floorf(cx - dx) with a whole cx steps right there)
                 impact = new Impact(
                         Impact.Kind.CANCELLATION,
                         impact.consequence(),
