@@ -102,6 +102,8 @@ final class ClangAllDefinitions {
             return p.spelling.equals("++") ? RAISE : p.spelling.equals("--") ? LOWER : -2;
         if (p.kind != CXCursor_CompoundAssignOperator || p.children.size() != 2) return -2;
         if (ClangSyntax.outermost(ref) != p.children.get(0)) return -2;
+        int self = selfScaled(p, ref, eval);
+        if (self != -1) return self;
         double[] e = eval.apply(p.children.get(1));
         if (e == null || Double.isNaN(e[0]) || Double.isNaN(e[1])) return -2;
         String op = p.spelling;
@@ -109,6 +111,37 @@ final class ClangAllDefinitions {
         if (op.equals("-=")) return e[0] >= 0 ? LOWER : e[1] <= 0 ? RAISE : -2;
         if (op.equals("/=") && e[0] >= 1 || op.equals("*=") && e[0] >= 0 && e[1] <= 1) return SHRINK;
         if (op.equals("*=") || op.equals("/=")) return e[0] >= 0 ? SCALE : -2;
+        return -2;
+    }
+
+    /**
+     * The move of {@code v -= v / e}, {@code v -= v * e}, {@code v += v * e} or {@code v += v / e} ({@code p}, the
+     * local {@code ref}; {@code e} not reading it): a decay toward 0 ({@link #SHRINK}: {@code v * (1 - 1/e)} with e >=
+     * 1, {@code v * (1 - e)} with e in [0, 1]; session 86 round AO, a colour quantiser's neighbourhood radius {@code
+     * radius -= radius / 30} from 32), a scaling that keeps the sign ({@link #SCALE}: {@code v * (1 + e)}, e >= 0),
+     * -2 for another such update, -1 when the update is not of this form.
+     */
+    private static int selfScaled(ClangNode p, ClangNode ref, Function<ClangNode, double[]> eval) {
+        ClangNode rhs = ClangSyntax.strip(p.children.get(1));
+        if (rhs == null
+                || rhs.kind != CXCursor_BinaryOperator
+                || rhs.children.size() != 2
+                || !(rhs.spelling.equals("*") || rhs.spelling.equals("/"))) return -1;
+        ClangNode l = ClangSyntax.strip(rhs.children.get(0)), r = ClangSyntax.strip(rhs.children.get(1));
+        boolean left = local(l, ref.refUsr);
+        if (!left && !(rhs.spelling.equals("*") && local(r, ref.refUsr))) return -1;
+        ClangNode other = left ? rhs.children.get(1) : rhs.children.get(0);
+        boolean[] reads = {false};
+        other.forEach(x -> reads[0] |= x.kind == CXCursor_DeclRefExpr && ref.refUsr.equals(x.refUsr));
+        if (reads[0]) return -2;
+        double[] e = eval.apply(other);
+        if (e == null || Double.isNaN(e[0]) || Double.isNaN(e[1])) return -2;
+        boolean divides = rhs.spelling.equals("/");
+        if (p.spelling.equals("-=")) {
+            if (divides ? e[0] >= 1 : e[0] >= 0 && e[1] <= 1) return SHRINK;
+            return -2;
+        }
+        if (p.spelling.equals("+=")) return (divides ? e[0] > 0 : e[0] >= 0) ? SCALE : -2;
         return -2;
     }
 
