@@ -106,7 +106,9 @@ class RuleMessageTest {
                                     "kernel",
                                     "k",
                                     "launch",
-                                    "<<<1,1>>>")
+                                    "<<<1,1>>>",
+                                    "what",
+                                    "a stored 16-bit integer")
                             .length())
                     .as("phrase " + k)
                     .isLessThanOrEqualTo(70);
