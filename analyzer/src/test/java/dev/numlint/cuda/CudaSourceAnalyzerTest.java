@@ -157,7 +157,7 @@ class CudaSourceAnalyzerTest {
         assertThat(byLine.get(9)).contains("nothing bounds 'base' below:").doesNotContain("'off'");
         assertThat(byLine.get(10)).contains("nothing bounds 'base' below:").doesNotContain("'off'");
         assertThat(byLine.get(3))
-                .contains("nothing bounds 'rate' below: -69.235 gives 4294967227 on x86, 0 on AArch64");
+                .contains("nothing bounds 'rate' below: e.g. -69.235 gives 4294967227 on x86, 0 on AArch64");
         assertThat(byLine.get(4)).contains("nothing bounds 's->rate' below:").doesNotContain("'k'");
         assertThat(byLine.get(7)).doesNotContain("nothing bounds").contains("-69.235 gives 4294967227");
     }
@@ -201,7 +201,7 @@ class CudaSourceAnalyzerTest {
                 .doesNotContain("nothing bounds");
         assertThat(byLine.get(5)).contains("as low as -100: -100 gives 65436 on x86");
         // x holds an int: whole numbers, so the example is -1, not a fraction (session 85)
-        assertThat(byLine.get(6)).contains("nothing bounds 'x' below: -1 gives 4294967295 on x86");
+        assertThat(byLine.get(6)).contains("nothing bounds 'x' below: e.g. -1 gives 4294967295 on x86");
     }
 
     /**
