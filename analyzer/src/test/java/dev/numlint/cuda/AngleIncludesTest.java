@@ -80,9 +80,10 @@ class AngleIncludesTest {
                 """);
         Files.writeString(
                 test.resolve("test_grid.cu"),
-                // main calls ticks: a function nothing calls would be a note (UnreachableCode)
+                // main calls ticks: a function nothing calls would be a note (UnreachableCode), and so would one every
+                // call of which passes a value the cast keeps in range (CallerRanges)
                 "#include <stdio.h>\n#include <grid.cuh>\nunsigned ticks(float);\n"
-                        + "int main() { bins<<<1, 32>>>(0, 0, 0.5f, 32); return (int)ticks(1.0f); }\n");
+                        + "int main() { bins<<<1, 32>>>(0, 0, 0.5f, 32); return (int)ticks(-1.0f); }\n");
         Files.writeString(
                 test.resolve("timer.cc"),
                 """

@@ -159,8 +159,9 @@ class UnitHeadersTest {
             main.append("#include \"part").append(i).append(".c\"\n");
             expected.add("part" + i + ".c:1 NL001 ERROR");
         }
-        // main calls every part: a part nothing calls would be a note (UnreachableCode)
-        main.append("int main(void) { return (int)(part0(1.0f) + part1(1.0f) + part2(1.0f) + part3(1.0f)); }\n");
+        // main calls every part: a part nothing calls would be a note (UnreachableCode), and so would one every call
+        // of which passes a value the cast keeps in range (CallerRanges)
+        main.append("int main(void) { return (int)(part0(-1.0f) + part1(-1.0f) + part2(-1.0f) + part3(-1.0f)); }\n");
         Files.writeString(src.resolve("main.c"), main.toString());
         Files.writeString(src.resolve("compile_commands.json"), db(src, "main.c"));
         Scan s = scan(src, dir.resolve("cache"));

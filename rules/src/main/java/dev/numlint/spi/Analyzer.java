@@ -114,4 +114,19 @@ public interface Analyzer {
             List<dev.numlint.model.KernelLaunch> launches) {
         return review(findings, contexts, notAnalyzed, units, functions);
     }
+
+    /**
+     * {@link #review(List, Map, Set, Map, List, List)} with the calls of the files the front ends read whole
+     * ({@link ScanContext#addCalls}), in a stable order; the default ignores them.
+     */
+    default List<Finding> review(
+            List<Finding> findings,
+            Map<String, BuildContext> contexts,
+            Set<String> notAnalyzed,
+            Map<String, List<dev.numlint.model.UnitArithmetic>> units,
+            List<dev.numlint.model.DeclaredFunction> functions,
+            List<dev.numlint.model.KernelLaunch> launches,
+            List<dev.numlint.model.FileCalls> calls) {
+        return review(findings, contexts, notAnalyzed, units, functions, launches);
+    }
 }

@@ -119,6 +119,13 @@ public interface ScanContext {
     default void addLaunches(java.util.Collection<dev.numlint.model.KernelLaunch> launches) {}
 
     /**
+     * The calls of a file a front end read whole ({@link dev.numlint.model.FileCalls}): the front ends' reviews
+     * ({@link Analyzer}{@code .review}) judge a finding that holds only for some values of a function's parameters by
+     * what every call of the program passes. Thread-safe; ignored by default.
+     */
+    default void addCalls(dev.numlint.model.FileCalls calls) {}
+
+    /**
      * Tells the scan's progress display that one of this analyzer's files is done: an analyzer that works through
      * its files on a few long tasks of {@link #executor} calls it per file, so that the display moves while they run
      * (session 49: "145 of 348 file analyses done" for three minutes while two tasks parsed 92 units). Once an analyzer

@@ -61,6 +61,25 @@ final class LineFacts {
                 .toList();
     }
 
+    /** The calls of the files the front ends read whole ({@link dev.numlint.spi.ScanContext#addCalls}), by file. */
+    private final Map<String, dev.numlint.model.FileCalls> calls = new ConcurrentHashMap<>();
+
+    /** A file analyzed more than once (through several includers, in several configurations): every call counts. */
+    void addCalls(dev.numlint.model.FileCalls c) {
+        calls.merge(c.file(), c, (a, b) -> {
+            List<dev.numlint.model.FileCalls.Call> all = new ArrayList<>(a.calls());
+            all.addAll(b.calls());
+            return new dev.numlint.model.FileCalls(a.file(), all);
+        });
+    }
+
+    /** The calls of each file read whole, in file order. */
+    List<dev.numlint.model.FileCalls> calls() {
+        return calls.values().stream()
+                .sorted(java.util.Comparator.comparing(dev.numlint.model.FileCalls::file))
+                .toList();
+    }
+
     /** The kernel launches the front ends read ({@link dev.numlint.spi.ScanContext#addLaunches}). */
     private final Set<dev.numlint.model.KernelLaunch> launches = ConcurrentHashMap.newKeySet();
 

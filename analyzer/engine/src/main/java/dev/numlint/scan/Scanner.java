@@ -338,7 +338,7 @@ public final class Scanner {
         Set<String> unanalyzed = notAnalyzed(notes);
         for (Analyzer a : options.analyzers) {
             var l = shared.lines;
-            findings = a.review(findings, contexts, unanalyzed, l.units(), l.functions(), l.launches());
+            findings = a.review(findings, contexts, unanalyzed, l.units(), l.functions(), l.launches(), l.calls());
         }
         // code the project carries but did not write (scan/BundledCode): notes, one notice per library
         String bundled = options.settings.get(BundledCode.SETTING);
@@ -781,6 +781,11 @@ public final class Scanner {
         @Override
         public void addLaunches(java.util.Collection<dev.numlint.model.KernelLaunch> launches) {
             ctx.shared.lines.addLaunches(launches);
+        }
+
+        @Override
+        public void addCalls(dev.numlint.model.FileCalls calls) {
+            ctx.shared.lines.addCalls(calls);
         }
 
         @Override

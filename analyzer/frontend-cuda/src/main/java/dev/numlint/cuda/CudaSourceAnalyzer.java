@@ -108,10 +108,30 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Map<String, List<dev.numlint.model.UnitArithmetic>> units,
             List<dev.numlint.model.DeclaredFunction> functions,
             List<dev.numlint.model.KernelLaunch> launches) {
+        return review(findings, contexts, notAnalyzed, units, functions, launches, List.of());
+    }
+
+    /**
+     * As {@link #review(List, Map, Set, Map, List, List)}, with the calls of the files Clang read whole: findings that
+     * every call of the program keeps in range are notes first ({@link CallerRanges}), after those of code that never
+     * runs ({@link UnreachableCode}).
+     */
+    @Override
+    public List<dev.numlint.model.Finding> review(
+            List<dev.numlint.model.Finding> findings,
+            Map<String, BuildContext> contexts,
+            Set<String> notAnalyzed,
+            Map<String, List<dev.numlint.model.UnitArithmetic>> units,
+            List<dev.numlint.model.DeclaredFunction> functions,
+            List<dev.numlint.model.KernelLaunch> launches,
+            List<dev.numlint.model.FileCalls> calls) {
         boolean unread = notAnalyzed.stream().anyMatch(f -> accepts(Path.of(f)));
         long t0 = dev.numlint.model.Timings.start();
         findings = UnreachableCode.review(findings, treeFiles, functions);
         dev.numlint.model.Timings.since("unreachable-code", t0);
+        t0 = dev.numlint.model.Timings.start();
+        findings = CallerRanges.review(findings, treeFiles, functions, calls);
+        dev.numlint.model.Timings.since("caller-ranges", t0);
         List<dev.numlint.model.Finding> oneThread =
                 BuildChoices.review(OnlyComparisons.review(OneThreadKernels.review(findings, launches, unread)));
         return CudaChecks.review(
@@ -438,7 +458,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // the analysis cache (a file reached only through an include: keyed by its includer's macros too)
             String key = run.cache == null
                     ? null
-                    : cacheKey(run, file, rel, bytes, bc, dialect, includeDirs, from, includer, reads, through);
+                    : SourceCacheKeys.of(
+                            clangSupplements,
+                            run,
+                            file,
+                            rel,
+                            bytes,
+                            bc,
+                            dialect,
+                            includeDirs,
+                            from,
+                            includer,
+                            reads,
+                            through);
             if (key != null) {
                 SourceCache.Entry hit = run.cache.get(key, rel, out);
                 if (hit != null) {
@@ -468,43 +500,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
             sink.notify(new Notification(
                     rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
         }
-    }
-
-    /** The analysis cache key of a listed file ({@link SourceCache}). */
-    private String cacheKey(
-            CudaScanRun run,
-            Path file,
-            String rel,
-            byte[] bytes,
-            BuildContext bc,
-            Preprocessor.Dialect dialect,
-            List<Path> includeDirs,
-            CudaScanRun.IncludedFrom from,
-            CudaScanRun.IncludedFrom includer,
-            Set<Path> reads,
-            ClangSupplements.Unit through) {
-        SourceCache.Key k = run.cache
-                .key()
-                .add("file", file.toAbsolutePath().normalize().toString())
-                .add("rel", rel)
-                .add("content", SourceCache.sha256(bytes))
-                .add("dialect", dialect.name())
-                .add("build", SourceCache.describe(bc))
-                .add("include-dirs", includeDirs.toString())
-                .add("compiled-alone", String.valueOf(from == null && !isHeader(file) && !run.includedByName(file)))
-                .add("included-from", from == null ? "-" : from.includer() + " " + from.dialect())
-                .add("includer-macros", from == null ? "-" : SourceCache.macros(from.macros()));
-        Map<String, String> constants = new java.util.TreeMap<>();
-        if (includer != null) {
-            IncluderConstants.of(includer.macros()).forEach((n, v) -> constants.put(n, String.valueOf(v)));
-        }
-        k.add("includer-constants", constants.toString());
-        StringBuilder read = new StringBuilder();
-        for (Path r : reads)
-            read.append(r).append(' ').append(run.cache.hash(r)).append('\n');
-        k.add("reads", read.toString());
-        k.add("clang", clangSupplements.cacheKey(run, file, bytes, bc, dialect, through));
-        return k.digest();
     }
 
     /** The analysis of a preprocessed file: its functions, by both front ends; reports to {@code sink} only. */
@@ -588,6 +583,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 var definitions = dev.numlint.cuda.clang.ClangDefinitions.of(clang.unit());
                 rep.definitions(UnreachableCode.marks(definitions));
                 if (!run.variantPass.get()) sink.functions(UnreachableCode.declared(rel, definitions));
+                // its calls: what every call of a program passes (CallerRanges)
+                if (!run.variantPass.get()) sink.calls(dev.numlint.cuda.clang.ClangCalls.of(clang.unit(), rel));
             }
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it

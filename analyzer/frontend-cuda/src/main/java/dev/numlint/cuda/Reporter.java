@@ -69,6 +69,9 @@ final class Reporter implements CudaReport {
     /** The loop-carried sum a check stated for a site ({@link CudaReport#sum}), for the finding it reports next. */
     private final java.util.Map<Site, Identity.Sum> sums = new java.util.IdentityHashMap<>();
 
+    /** The parameters the finding reported next at a site needs non-negative ({@link CudaReport#callerNeeds}). */
+    private final java.util.Map<Site, List<String>> callerNeeds = new java.util.IdentityHashMap<>();
+
     /** The sites whose finding of a rule is about device code only ({@link #deviceOnly}), by rule. */
     private final java.util.Map<String, java.util.Set<Site>> deviceOnly = new java.util.HashMap<>();
 
@@ -247,6 +250,11 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void callerNeeds(Site at, List<dev.numlint.cuda.facts.CallerNeed> needs) {
+        if (needs != null && !needs.isEmpty()) callerNeeds.put(at, dev.numlint.cuda.facts.CallerNeed.encode(needs));
+    }
+
+    @Override
     public void sum(Site at, String type, int loopLine) {
         sums.put(at, new Identity.Sum(type, loopLine > 0 ? Location.line(rel, loopLine) : null));
     }
@@ -380,6 +388,8 @@ final class Reporter implements CudaReport {
         if (pos.macro() != null) b.property("macro", pos.macro());
         if (property != null) b.property(property, true);
         if (continuous.containsKey(at)) b.property(Finding.CONTINUOUS_ROUNDINGS, continuous.get(at));
+        List<String> needs = callerNeeds.remove(at);
+        if (needs != null) b.property(dev.numlint.cuda.facts.CallerNeed.PROPERTY, needs);
         if (deviceOnly.getOrDefault(rule, java.util.Set.of()).contains(at)) b.property(Finding.DEVICE_CODE, true);
         String definition = definition(at.line());
         if (definition != null) b.property(UnreachableCode.PROPERTY, definition);

@@ -45,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SourceCache {
     /** Bumped when the entry's format changes. */
-    static final int FORMAT = 4;
+    static final int FORMAT = 5;
 
     /** Notices whose analysis is not stored: they depend on time, on the machine or on another process. */
     private static final Set<String> NOT_STORED =
@@ -214,7 +214,8 @@ final class SourceCache {
             Map<String, Integer> undefinedTypes,
             Set<String> definedTypes,
             List<dev.numlint.model.DeclaredFunction> functions,
-            List<dev.numlint.model.KernelLaunch> launches) {}
+            List<dev.numlint.model.KernelLaunch> launches,
+            List<dev.numlint.model.FileCalls> calls) {}
 
     private Path file(String key) {
         return dir.resolve(key + ".json");
@@ -259,7 +260,8 @@ final class SourceCache {
                 || e.undefinedTypes() == null
                 || e.definedTypes() == null
                 || e.functions() == null
-                || e.launches() == null) {
+                || e.launches() == null
+                || e.calls() == null) {
             return "it is incomplete";
         }
         for (StoredFinding f : e.findings()) {
@@ -285,6 +287,7 @@ final class SourceCache {
         run.undefinedTypes.defined(e.definedTypes());
         if (!e.functions().isEmpty()) ctx.addFunctions(e.functions());
         if (!e.launches().isEmpty()) ctx.addLaunches(e.launches());
+        e.calls().forEach(ctx::addCalls);
     }
 
     /** Stores what {@code r} recorded under {@code key}, when it may be stored; a failure to write is silent. */
@@ -300,7 +303,8 @@ final class SourceCache {
                 new TreeMap<>(r.undefinedTypes),
                 new TreeSet<>(r.definedTypes),
                 List.copyOf(r.functions),
-                List.copyOf(r.launches));
+                List.copyOf(r.launches),
+                List.copyOf(r.calls));
         try {
             dev.numlint.spi.SafeFiles.directory(dir.getParent());
             dev.numlint.spi.SafeFiles.directory(dir);
@@ -325,6 +329,7 @@ final class SourceCache {
         private final Set<String> definedTypes = new TreeSet<>();
         private final List<dev.numlint.model.DeclaredFunction> functions = new ArrayList<>();
         private final List<dev.numlint.model.KernelLaunch> launches = new ArrayList<>();
+        private final List<dev.numlint.model.FileCalls> calls = new ArrayList<>();
         private boolean storable = true;
 
         Recording(FindingSink sink, ScanContext ctx) {
@@ -379,6 +384,13 @@ final class SourceCache {
         synchronized void launches(List<dev.numlint.model.KernelLaunch> ls) {
             launches.addAll(ls);
             ctx.addLaunches(ls);
+        }
+
+        /** The calls of the file, when Clang read it whole ({@link ScanContext#addCalls}), passed on. */
+        synchronized void calls(dev.numlint.model.FileCalls c) {
+            if (c == null) return;
+            calls.add(c);
+            ctx.addCalls(c);
         }
 
         /** The analysis failed in a way that must be computed again (an exception). */

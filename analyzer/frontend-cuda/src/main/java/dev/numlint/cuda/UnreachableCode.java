@@ -118,10 +118,7 @@ final class UnreachableCode {
         boolean marked = false;
         for (Finding f : findings) marked |= f.properties().get(PROPERTY) instanceof String;
         if (!marked) return findings;
-        // a program: the build compiles a main (or another entry point) the tree defines
-        boolean program = functions.stream()
-                .anyMatch(
-                        d -> "".equals(d.template()) && ENTRY.matcher(d.name()).matches());
+        boolean program = program(functions);
         Set<String> explicit = new HashSet<>();
         Set<String> live = tree == null ? null : live(tree, functions, findings, program, explicit);
         List<Finding> out = new ArrayList<>(findings.size());
@@ -141,6 +138,13 @@ final class UnreachableCode {
             out.add(b.build());
         }
         return out;
+    }
+
+    /** Whether the tree holds a program: the build compiles a main (or another entry point) the tree defines. */
+    static boolean program(List<DeclaredFunction> functions) {
+        return functions.stream()
+                .anyMatch(
+                        d -> "".equals(d.template()) && ENTRY.matcher(d.name()).matches());
     }
 
     /** Why the pattern {@code name} (of class template {@code owner}, or none) is never instantiated. */

@@ -278,6 +278,8 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             }
             Impact impact =
                     new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);
+            // in range where its function's callers pass some parameters non-negative: the scan's review decides
+            if (!nonNegative) out.callerNeeds(c.site(), c.site().callerNeeds());
             out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
         }
     }

@@ -211,8 +211,29 @@ final class ClangCallSites {
         return p != null && p.kind == CXCursor_CallExpr && !p.children.isEmpty() && p.children.get(0) == c ? p : null;
     }
 
+    /**
+     * Whether {@code f} is a plain function of external linkage (no member, template, kernel, {@code static} or
+     * {@code inline} function, none in an anonymous namespace, not {@code main}): other files of the program may call
+     * it, and only they with this file's own calls say what its parameters receive ({@link ClangCallerBounds}).
+     */
+    static boolean externalPlain(ClangUnit unit, ClangUnit.Function f) {
+        if (f.node().kind != CXCursor_FunctionDecl || f.template() || f.node().usr == null) return false;
+        if (f.name().contains("::")
+                || f.name().startsWith("operator")
+                || f.name().equals("main")) return false;
+        String head = head(unit, f);
+        return head != null
+                && !KERNEL.matcher(head).matches()
+                && !INTERNAL.matcher(head).matches()
+                && !anonymous(f.node());
+    }
+
     /** The function's text before its name: its specifiers. */
     private String head(ClangUnit.Function f) {
+        return head(unit, f);
+    }
+
+    private static String head(ClangUnit unit, ClangUnit.Function f) {
         String t = unit.text(f.node());
         if (t == null || f.node().spelling.isEmpty()) return null;
         java.util.regex.Matcher m = Pattern.compile("\\b" + Pattern.quote(f.node().spelling) + "\\s*\\(")

@@ -71,8 +71,10 @@ final class ClangSigns {
         if (!computing.add(fn)) return new Signs(Set.of(), Set.of(), fn);
         try {
             Signs s = compute(fn);
-            // while one instantiation's type arguments are bound (ClangTypeArguments), signs hold for it alone
-            if (!ClangTypeArguments.bound()) cache.put(fn, s);
+            // while one instantiation's type arguments are bound (ClangTypeArguments), or parameters are
+            // (ClangIntervals.bound: a call's arguments, callers assumed to pass non-negative values), signs hold for
+            // that binding alone
+            if (!ClangIntervals.binding()) cache.put(fn, s);
             return s;
         } finally {
             computing.remove(fn);

@@ -432,6 +432,8 @@ public final class ClangSupplement {
             if (k == null) continue;
             double[] range = unit.interval(k.operand(), k.in());
             if (range[0] < 0) c.site().openBelow(ClangOpenOperands.of(unit, k.operand(), k.in()));
+            if (range[0] < 0 && c.unsigned())
+                c.site().callerNeeds(ClangCallerBounds.of(unit, k.operand(), k.in(), c.bytes()));
             // integer data held in a floating value (double n = rows * cols): the message's example is -1
             if (range[0] < 0 && ClangWholeNumbers.range(unit, k.operand(), k.in(), 3, 0x1p53) != null)
                 c.site().wholeNumbers(true);
@@ -540,6 +542,8 @@ public final class ClangSupplement {
                         .expandedFrom(macro);
             }
             cast.openBelow(open);
+            if (range[0] < 0 && c.unsigned())
+                cast.callerNeeds(ClangCallerBounds.of(unit, c.operand(), c.in(), c.bytes()));
             if (range[0] < 0 && ClangWholeNumbers.range(unit, c.operand(), c.in(), 3, 0x1p53) != null)
                 cast.wholeNumbers(true); // integer data in a floating value: the message's example is -1
             facts(out, c.in())

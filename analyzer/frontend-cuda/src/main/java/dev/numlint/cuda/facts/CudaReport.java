@@ -54,6 +54,13 @@ public interface CudaReport {
     default void continuousRoundings(Site at, java.util.List<Integer> lines) {}
 
     /**
+     * States that the finding reported next at {@code at} holds only where a caller passes one of {@code needs}
+     * negative: it carries them as the property {@link CallerNeed#PROPERTY}, and the scan's review makes it a note
+     * where every call of the program passes them non-negative.
+     */
+    default void callerNeeds(Site at, java.util.List<CallerNeed> needs) {}
+
+    /**
      * States that a finding at {@code at} is about a loop-carried sum computed in {@code type} ({@code float},
      * {@code double}) whose loop is written at {@code loopLine} (0: unknown): the finding carries it as its identity's
      * {@link dev.numlint.model.Identity#sum}, which the scan groups sums of one loop by and the review of precision

@@ -149,6 +149,23 @@ public final class Site {
         return this;
     }
 
+    private volatile java.util.List<CallerNeed> callerNeeds;
+
+    /**
+     * The parameters of its function that a converted operand open below needs non-negative to be in range (the
+     * others of the function left as they are), or null: none would do, or the function's callers cannot be known
+     * (a front end's fact).
+     */
+    public java.util.List<CallerNeed> callerNeeds() {
+        return callerNeeds;
+    }
+
+    /** This site, recording {@link #callerNeeds()}. */
+    public Site callerNeeds(java.util.List<CallerNeed> needs) {
+        this.callerNeeds = needs == null || needs.isEmpty() ? null : java.util.List.copyOf(needs);
+        return this;
+    }
+
     private volatile boolean wholeNumbers;
 
     /**
