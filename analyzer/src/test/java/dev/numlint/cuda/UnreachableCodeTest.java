@@ -29,6 +29,19 @@ class UnreachableCodeTest {
     }
 
     @Test
+    void theDeclaratorsOfADeclarationListAreNoUses() {
+        String list = "extern void\tsave_tab(int *t),\n\t\twrite_body(int *p, long n),\n\t\t*names(void);";
+        assertThat(uses(list, "write_body")).isZero();
+        assertThat(uses(list, "names")).isZero();
+        assertThat(uses("#ifdef __cplusplus\nextern \"C\" {\n#endif\n" + list, "write_body"))
+                .isZero();
+        // a comma inside a body or an argument list separates operands
+        assertThat(uses("void f(int *p) { g(p), write_body(p, 2); }", "write_body"))
+                .isEqualTo(1);
+        assertThat(uses("int x = h(g(1), write_body(p, 2));", "write_body")).isEqualTo(1);
+    }
+
+    @Test
     void callsReferencesAndQualifiedCallsAreUses() {
         assertThat(uses("image.writePpm(f);", "writePpm")).isEqualTo(1);
         assertThat(uses("p->writePpm(f);", "writePpm")).isEqualTo(1);

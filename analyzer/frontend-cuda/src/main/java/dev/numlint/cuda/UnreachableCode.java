@@ -351,10 +351,17 @@ final class UnreachableCode {
         int n = code.length;
         int line = 1;
         int i = 0;
+        // braces and parentheses open at i: a name after a comma at file scope is the next declarator of a list
+        int braces = 0;
+        int parens = 0;
         while (i < n) {
             int c = code[i] & 0xff;
             if (!start(c)) {
                 if (c == '\n') line++;
+                else if (c == '{' && !linkage(code, i)) braces++; // extern "C" { keeps its body at file scope
+                else if (c == '}') braces = Math.max(0, braces - 1);
+                else if (c == '(') parens++;
+                else if (c == ')') parens = Math.max(0, parens - 1);
                 i++;
                 continue;
             }
@@ -366,7 +373,8 @@ final class UnreachableCode {
                 if (names.contains(w)) {
                     written.accept(w);
                     if (explicitInstantiation(code, i)) explicit.accept(w);
-                    else if (!declaration(code, i)) use.accept(w, line);
+                    else if (!declaration(code, i) && !(braces == 0 && parens == 0 && nextDeclarator(code, i)))
+                        use.accept(w, line);
                 }
             }
             i = j;
@@ -427,6 +435,24 @@ final class UnreachableCode {
         }
         if (c == '>') return k > 0 && code[k - 1] != '-' && less(code, k) >= 0;
         return type(code, k);
+    }
+
+    /**
+     * Whether the name at {@code at}, outside every brace and parenthesis, follows a comma (past a pointer's or
+     * reference's {@code *} and {@code &}): the next declarator of a declaration list, {@code extern void
+     * save_tab(tabstruct *tab), write_body(tabstruct *tab, PIXTYPE *ptr, size_t size);} (session 87 round AQ: an
+     * astronomy simulator's FITS library declares its functions so, and its functions that nothing calls were taken as
+     * called there). At file scope a comma separates declarators, never operands.
+     */
+    private static boolean linkage(byte[] code, int brace) {
+        int k = back(code, brace);
+        return k >= 5 && wordBefore(code, k).equals("extern");
+    }
+
+    private static boolean nextDeclarator(byte[] code, int at) {
+        int k = back(code, at);
+        while (k >= 0 && (code[k] == '*' || code[k] == '&')) k = back(code, k);
+        return k >= 0 && code[k] == ',';
     }
 
     /** Whether the word ending at {@code k} can be a type: a name (no number) that is no keyword of an expression. */
