@@ -38,7 +38,7 @@ final class SourceCacheKeys {
                 .add("include-dirs", includeDirs.toString())
                 .add(
                         "compiled-alone",
-                        String.valueOf(from == null && !CudaSourceAnalyzer.isHeader(file) && !run.includedByName(file)))
+                        String.valueOf(from == null && !SourceKinds.isHeader(file) && !run.includedByName(file)))
                 .add("included-from", from == null ? "-" : from.includer() + " " + from.dialect())
                 .add("includer-macros", from == null ? "-" : SourceCache.macros(from.macros()));
         Map<String, String> constants = new java.util.TreeMap<>();
