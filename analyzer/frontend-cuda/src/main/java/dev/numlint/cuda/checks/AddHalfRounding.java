@@ -20,7 +20,9 @@ import java.util.List;
  * A rounded value a clamp bounds from below before anything reads it ({@code v = clampi(v, 1, N - 1)}: {@code
  * ClangRoundingClamps}) is a note: every value whose rounding toward zero differs ends at the clamp's bound. So is
  * a conversion to fixed point ({@code (int32_t)(x * 4096 + 0.5)}: {@code ClangFixedPoints}): a negative value comes
- * out one step of the format, 2^-k of its unit, toward zero, as large as the format's own rounding error.
+ * out one step of the format, 2^-k of its unit, toward zero, as large as the format's own rounding error. So is one to a
+ * signed type only stored as a narrow sample ({@code out[i] = (short)(v * 90.0f + 0.5f)}: {@code ClangQuantisedSamples}):
+ * a negative value ends one level toward zero, the size of the quantisation's own step.
  */
 @AutoService(CudaCheck.class)
 public final class AddHalfRounding implements CudaCheck {
@@ -69,7 +71,10 @@ public final class AddHalfRounding implements CudaCheck {
                 out.reportProven(ruleId(), facts.function, c.site(), msg, Confidence.HIGH, impact);
                 continue;
             }
-            if (c.guarded()) {
+            // a guard whose interval reaches below 0 (v = fmaxf(fminf(x, 1.0f), -1.0f)) keeps negative values: the
+            // rounding toward zero stays (session 87: such a clamp was 'taken as non-negative')
+            boolean negativeKept = c.lo() < 0 && Double.isFinite(c.lo());
+            if (c.guarded() && !negativeKept) {
                 // (v >= 0) ? (int)(v + 0.5) : (int)(v - 0.5): a test of its variables limits the operand; as NL001
                 // does for a guarded cast, it is taken as non-negative there and said so (eval26d, ecos)
                 String guard = c.guard() != null ? c.guard() : "a range guard";
@@ -99,8 +104,8 @@ public final class AddHalfRounding implements CudaCheck {
                         Impact.bounded("negative values reach the " + clamp + " as its lower bound either way"));
                 continue;
             }
-            Integer bits = facts.fixedPointRoundings.get(
-                    c.site().line() + ":" + c.site().column());
+            String at = c.site().line() + ":" + c.site().column();
+            Integer bits = facts.fixedPointRoundings.get(at);
             if (bits != null && !c.unsigned()) {
                 // (int32_t)(x * 4096 + 0.5): a conversion to fixed point with 12 fraction bits; a negative value comes
                 // out one step (2^-12 of its unit) toward zero, an error the size of the format's own rounding (session
@@ -114,6 +119,22 @@ public final class AddHalfRounding implements CudaCheck {
                         Confidence.HIGH,
                         Impact.bounded("one fixed-point step, 2^-" + bits + " of the unit, toward zero for negative"
                                 + " values"));
+                continue;
+            }
+            String sample = c.unsigned() ? null : facts.quantisedRoundings.get(at);
+            if (sample != null) {
+                // only stored as a narrow sample ((short)(dot * 90.0f / sum + 0.5f) into a 16-bit image): a negative
+                // value ends one level toward zero, as a one-ulp difference moves such a sample by one level at most
+                // (NL003's quantised samples); 41 NL013 warnings of unseen code judged in sessions 84 and 87, none
+                // actionable
+                String note = RuleCatalog.get().rule(ruleId()).message("cuda-quantised", "expr", expr, "what", sample);
+                out.reportProven(
+                        ruleId(),
+                        facts.function,
+                        c.site(),
+                        note,
+                        Confidence.HIGH,
+                        Impact.bounded("quantised to " + sample + ": a negative value ends one level toward zero"));
                 continue;
             }
             if (UnguardedUnsignedCast.negativeHazard(c)) {

@@ -29,24 +29,31 @@ final class ClangRoundingClamps {
      * or null; the fraction bits of a conversion to fixed point ({@link ClangFixedPoints}), or 0 (both to a signed
      * type only); the print call that is its only use ({@link ClangPrintedValues}), or null.
      */
-    record Rounding(String clamp, int fixedBits, String printedBy) {
+    record Rounding(String clamp, int fixedBits, String printedBy, String quantised) {
         /** Files what is known into {@code f} under the conversion's site {@code at} ("line:column"). */
         void fileInto(dev.numlint.cuda.facts.FunctionFacts f, String at) {
             if (clamp != null) f.clampedRoundings.put(at, clamp);
             if (fixedBits > 0) f.fixedPointRoundings.put(at, fixedBits);
             if (printedBy != null) f.printedConversions.put(at, printedBy);
+            if (quantised != null) f.quantisedRoundings.put(at, quantised);
         }
     }
 
-    /** Per conversion of the unit ("line:column"): its clamp, its fixed-point scale and its print call, where known. */
+    /**
+     * Per conversion of the unit ("line:column"): its clamp, its fixed-point scale, its print call and what it only
+     * quantises into, where known.
+     */
     static java.util.Map<String, Rounding> of(ClangUnit unit) {
         java.util.Map<String, Rounding> out = new java.util.HashMap<>();
         for (ClangUnit.Conversion k : unit.conversions()) {
             String clamp = k.unsigned() ? null : clampedBelow(unit, k.node());
             int bits = k.unsigned() ? 0 : ClangFixedPoints.bits(unit, k);
             String printed = ClangPrintedValues.printedBy(unit, k.node());
-            if (clamp != null || bits > 0 || printed != null)
-                out.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), new Rounding(clamp, bits, printed));
+            String quantised = k.unsigned() ? null : ClangQuantisedSamples.sample(unit, k.node(), k.in());
+            if (clamp != null || bits > 0 || printed != null || quantised != null)
+                out.putIfAbsent(
+                        k.node().line + ":" + unit.utf16Column(k.node()),
+                        new Rounding(clamp, bits, printed, quantised));
         }
         return out;
     }

@@ -20,6 +20,11 @@ public final class FunctionFacts {
     public final java.util.Map<String, String> clampedRoundings = new java.util.HashMap<>();
     /** Per conversion ("line:column"): the fraction bits of a conversion to fixed point (Clang's ClangFixedPoints). */
     public final java.util.Map<String, Integer> fixedPointRoundings = new java.util.HashMap<>();
+    /**
+     * Per conversion ("line:column") to a signed type: what it only quantises its value into ("a stored 16-bit
+     * integer": Clang's ClangQuantisedSamples), where the integer is no index, decision or wider value.
+     */
+    public final java.util.Map<String, String> quantisedRoundings = new java.util.HashMap<>();
     /** Per conversion ("line:column"): the print call that is the converted value's only use ("post at line 12"). */
     public final java.util.Map<String, String> printedConversions = new java.util.HashMap<>();
     /** CUDA conversion intrinsics to an unsigned type ({@code __float2uint_rz(x)}): they saturate on the GPU. */
