@@ -152,5 +152,12 @@ class AngleIncludesTest {
         assertThat(ClangSupplements.headerAdvice("not_a_library_header_anywhere.h", dir.resolve("cuda")))
                 .startsWith("no directory numlint may read holds it")
                 .endsWith("install the library's headers under /usr/include or scan its include directory too");
+        // without a compile command, the flags numlint guessed may name no directory of an installed library
+        assertThat(ClangSupplements.headerAdvice("QtQuick/QQuickItem", dir.resolve("cuda"), false))
+                .startsWith("no directory numlint may read holds it (the scanned tree, the CUDA toolkit, the system's"
+                        + " header directories) with the flags numlint guessed for this file (no compile command of"
+                        + " the build compiles it)")
+                .endsWith("give a compile command that compiles it (-p) or --nvcc-flags \"-I<dir>\", or install the"
+                        + " library's headers under /usr/include");
     }
 }

@@ -626,8 +626,15 @@ final class ClangSupplements {
         return sub != null
                 ? nowhere + missed + "the system holds it under " + sub + ", " + flags
                         + ": give the build's compile commands (-p) or --nvcc-flags \"-I" + sub + "\""
-                : nowhere + missed + "install the library's headers under /usr/include or scan its include directory"
-                        + " too";
+                : commanded
+                        ? nowhere + missed + "install the library's headers under /usr/include or scan its include"
+                                + " directory too"
+                        // no command: the library may be installed where only the build's flags name it (Qt under
+                        // /usr/include/x86_64-linux-gnu/qt6; session 87 round AS: four files the build does not
+                        // compile were told to install headers that were installed)
+                        : nowhere + " with the flags numlint guessed for this file (no compile command of the build"
+                                + " compiles it)" + missed + "give a compile command that compiles it (-p) or"
+                                + " --nvcc-flags \"-I<dir>\", or install the library's headers under /usr/include";
     }
 
     /**
