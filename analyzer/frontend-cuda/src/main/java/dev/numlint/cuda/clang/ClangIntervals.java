@@ -196,6 +196,8 @@ final class ClangIntervals {
                 if (local == null) local = stored(n);
                 double[] r = local != null ? local : byType(n);
                 if (fn == null) return r;
+                double[] w = ClangWrapLoops.interval(n, fn); // while (d < 0) d += 360; return d;
+                if (w != null) r = new double[] {Math.max(r[0], w[0]), Math.min(r[1], w[1])};
                 return ClangLoopBoundValues.narrowed(this, n, fn, ClangExitBounds.narrowed(unit, n, fn, r), depth);
             }
             case CXCursor_MemberRefExpr -> {

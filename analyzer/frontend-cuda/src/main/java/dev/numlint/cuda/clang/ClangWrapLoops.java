@@ -67,6 +67,78 @@ final class ClangWrapLoops {
     }
 
     /**
+     * The interval of the variable {@code ref} reads right after a run of such loops on it with constant bounds and
+     * steps, in the statements just before the read's statement in its block: {@code while (d >= 360.0) d -= 360.0;
+     * while (d < 0) d += 360.0; return d;} gives [0, 360] whatever d held (session 87 round AU: a lidar driver's angle
+     * normalised by a helper, then stored as a 16-bit hundredth of a degree, "nothing bounds it below"). A loop that
+     * runs while the value is below B and adds S > 0 leaves it in [B, max(hi, B + S)]; one that runs while it is at
+     * least M and subtracts S > 0 leaves it in [min(lo, M - S), M]. Null where no such loop comes right before.
+     */
+    static double[] interval(ClangNode ref, ClangUnit.Function fn) {
+        ClangGuards.Path usr = ClangGuards.Path.of(ref);
+        if (usr == null || usr.indirect() || fn == null) return null;
+        ClangNode statement = ref;
+        while (statement.parent != null
+                && statement.parent != fn.node()
+                && statement.parent.kind != CXCursor_CompoundStmt) statement = statement.parent;
+        ClangNode block = statement.parent;
+        if (block == null || block.kind != CXCursor_CompoundStmt) return null;
+        int k = block.children.indexOf(statement);
+        int first = k;
+        while (first > 0 && loop(block.children.get(first - 1), usr) != null) first--;
+        if (first == k) return null;
+        double lo = Double.NEGATIVE_INFINITY;
+        double hi = Double.POSITIVE_INFINITY;
+        for (int j = first; j < k; j++) {
+            double[] l = loop(block.children.get(j), usr); // {bound, step, below ? 1 : 0}
+            if (l[2] == 1) {
+                lo = l[0];
+                hi = Math.max(hi, l[0] + l[1]);
+            } else {
+                hi = l[0];
+                lo = Math.min(lo, l[0] - l[1]);
+            }
+        }
+        return new double[] {lo, hi};
+    }
+
+    /**
+     * {bound, step, 1} for {@code while (x < B) x += S;}, {bound, step, 0} for {@code while (x >= M) x -= S;} (also
+     * {@code <=}, {@code >}, the bound first), constants with S > 0, the body's only write of {@code usr}; else null.
+     */
+    private static double[] loop(ClangNode s, ClangGuards.Path usr) {
+        if (s.kind != CXCursor_WhileStmt || s.children.size() != 2) return null;
+        ClangNode update = update(s.children.get(1), usr);
+        if (update == null
+                || update.kind != CXCursor_CompoundAssignOperator
+                || update.children.size() != 2
+                || !usr.key().equals(ClangGuards.Path.key(update.children.get(0)))) return null;
+        boolean adds = update.spelling.equals("+=");
+        if (!adds && !update.spelling.equals("-=")) return null;
+        ClangNode test = bare(s.children.get(0));
+        if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) return null;
+        String op = test.spelling;
+        ClangNode bound;
+        boolean below;
+        if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(0))))) {
+            bound = test.children.get(1);
+            below = op.equals("<") || op.equals("<=");
+            if (!below && !op.equals(">") && !op.equals(">=")) return null;
+        } else if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(1))))) {
+            bound = test.children.get(0);
+            below = op.equals(">") || op.equals(">=");
+            if (!below && !op.equals("<") && !op.equals("<=")) return null;
+        } else {
+            return null;
+        }
+        Double b = constant(bound);
+        Double step = constant(update.children.get(1));
+        if (below != adds || b == null || step == null || !(step > 0) || ClangGuards.writes(s.children.get(0), usr))
+            return null;
+        return new double[] {b, step, below ? 1 : 0};
+    }
+
+    /**
      * The one statement of the loop's body that writes {@code usr}, stripped, when it is its only write ({@code tone
      * -= 12.0;} beside {@code ++octave;}), or null.
      */
