@@ -584,7 +584,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 rep.definitions(UnreachableCode.marks(definitions));
                 if (!run.variantPass.get()) sink.functions(UnreachableCode.declared(rel, definitions));
                 // its calls: what every call of a program passes (CallerRanges)
-                if (!run.variantPass.get()) sink.calls(dev.numlint.cuda.clang.ClangCalls.of(clang.unit(), rel));
+                if (!run.variantPass.get())
+                    sink.calls(
+                            dev.numlint.cuda.clang.ClangCalls.of(clang.unit(), rel, scope.functionNames()::contains));
             }
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it

@@ -18,6 +18,17 @@ final class FileScope {
     final Map<String, CType> typedefs = new HashMap<>();
     final Map<String, StructInfo> structs = new HashMap<>();
     final Map<String, List<FuncSig>> functions = new HashMap<>();
+
+    /** The names of {@link #functions} without a class or namespace qualifier. */
+    java.util.Set<String> functionNames() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (String k : functions.keySet()) {
+            int q = k.lastIndexOf("::");
+            out.add(q < 0 ? k : k.substring(q + 2));
+        }
+        return out;
+    }
+
     final Map<String, Var> globals = new HashMap<>();
     /**
      * Functions that define what a pointer parameter points to before reading it ({@code *tnear = t;} at the top

@@ -18,9 +18,17 @@ import java.util.List;
 public final class ClangCalls {
     private ClangCalls() {}
 
-    /** The calls of {@code unit}'s file, reported as {@code rel}, or null when its parse failed or had errors. */
-    public static FileCalls of(ClangUnit unit, String rel) {
+    /**
+     * The calls of {@code unit}'s file, reported as {@code rel}, or null when its parse failed or had errors. The
+     * arguments' least values are computed for calls of the file's own functions and of those {@code project}
+     * declares (the project headers the file reads); a call of any other function (a library's: {@code printf},
+     * {@code XtSetArg}) is recorded as one whose values are not known, which keeps any finding that would need them
+     * (reading every library call's arguments cost 13% of a plotting tool's scan).
+     */
+    public static FileCalls of(ClangUnit unit, String rel, java.util.function.Predicate<String> project) {
         if (unit == null || unit.failure() != null || unit.errors() > 0) return null;
+        java.util.Set<String> own = new java.util.HashSet<>();
+        for (ClangUnit.Function f : unit.functions()) if (f.node().usr != null) own.add(f.node().usr);
         List<FileCalls.Call> out = new ArrayList<>();
         for (ClangNode top : unit.top()) {
             top.forEach(n -> {
@@ -28,7 +36,8 @@ public final class ClangCalls {
                     ClangNode c = n.children.isEmpty() ? null : strip(n.children.get(0));
                     if (c == null || c.kind == CXCursor_MemberRefExpr) return; // a member: not followed
                     if (c.kind == CXCursor_DeclRefExpr && function(c)) {
-                        out.add(new FileCalls.Call(n.line, c.refUsr, c.spelling, lows(unit, n)));
+                        boolean known = own.contains(c.refUsr) || project.test(c.spelling);
+                        out.add(new FileCalls.Call(n.line, c.refUsr, c.spelling, known ? lows(unit, n) : null));
                     } else if (c.kind == CXCursor_OverloadedDeclRef
                             || c.kind == CXCursor_DeclRefExpr && c.refUsr == null) {
                         String name = callee(n);
