@@ -199,7 +199,7 @@ final class ClangCallSites {
     }
 
     /** The call {@code ref} is the callee of (through the implicit function-to-pointer conversion), or null. */
-    private static ClangNode callOf(ClangNode ref) {
+    static ClangNode callOf(ClangNode ref) {
         ClangNode c = ref;
         ClangNode p = ref.parent;
         while (p != null

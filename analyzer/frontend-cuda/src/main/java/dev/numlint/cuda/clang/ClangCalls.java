@@ -43,7 +43,7 @@ public final class ClangCalls {
                         String name = callee(n);
                         if (!name.isEmpty()) out.add(new FileCalls.Call(n.line, null, name, null));
                     }
-                } else if (n.kind == CXCursor_DeclRefExpr && function(n) && !isCallee(n)) {
+                } else if (n.kind == CXCursor_DeclRefExpr && function(n) && ClangCallSites.callOf(n) == null) {
                     out.add(new FileCalls.Call(n.line, n.refUsr, n.spelling, null)); // its address, passed on
                 }
             });
@@ -54,19 +54,6 @@ public final class ClangCalls {
     /** Whether a reference names a function (its type is one). */
     private static boolean function(ClangNode ref) {
         return ref.refUsr != null && (ref.canonKind == CXType_FunctionProto || ref.canonKind == CXType_FunctionNoProto);
-    }
-
-    /** Whether {@code ref} is the callee of a call (through parentheses and the function-to-pointer conversion). */
-    private static boolean isCallee(ClangNode ref) {
-        ClangNode c = ref;
-        ClangNode p = ref.parent;
-        while (p != null
-                && (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_ParenExpr)
-                && p.children.size() == 1) {
-            c = p;
-            p = p.parent;
-        }
-        return p != null && p.kind == CXCursor_CallExpr && !p.children.isEmpty() && p.children.get(0) == c;
     }
 
     /** The least value of each argument of {@code call} (null: no lower bound, or no number). */

@@ -22,30 +22,12 @@ final class ClangWrapLoops {
      */
     static ClangGuards.Clamp of(ClangUnit unit, ClangNode block, int k, ClangGuards.Path usr) {
         ClangNode s = block.children.get(k);
-        if (s.kind != CXCursor_WhileStmt || s.children.size() != 2) return null;
-        ClangNode update = update(s.children.get(1), usr);
-        if (update == null
-                || update.kind != CXCursor_CompoundAssignOperator
-                || update.children.size() != 2
-                || !usr.key().equals(ClangGuards.Path.key(update.children.get(0)))) return null;
-        boolean adds = update.spelling.equals("+=");
-        if (!adds && !update.spelling.equals("-=")) return null;
-        ClangNode test = bare(s.children.get(0));
-        if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) return null;
-        String op = test.spelling;
-        ClangNode bound;
-        boolean below; // the loop runs while the value is below its bound
-        if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(0))))) {
-            bound = test.children.get(1);
-            below = op.equals("<") || op.equals("<=");
-            if (!below && !op.equals(">") && !op.equals(">=")) return null;
-        } else if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(1))))) {
-            bound = test.children.get(0);
-            below = op.equals(">") || op.equals(">=");
-            if (!below && !op.equals("<") && !op.equals("<=")) return null;
-        } else {
-            return null;
-        }
+        Loop l = parse(s, usr);
+        if (l == null) return null;
+        ClangNode update = l.update();
+        boolean adds = l.adds();
+        ClangNode bound = l.bound();
+        boolean below = l.below();
         // below its bound it must grow, above it shrink: the loop that runs the other way never ends or never runs
         if (below != adds || ClangGuards.writes(s.children.get(0), usr)) return null;
         Double c = constant(bound);
@@ -107,6 +89,26 @@ final class ClangWrapLoops {
      * {@code <=}, {@code >}, the bound first), constants with S > 0, the body's only write of {@code usr}; else null.
      */
     private static double[] loop(ClangNode s, ClangGuards.Path usr) {
+        Loop l = parse(s, usr);
+        if (l == null) return null;
+        Double b = constant(l.bound());
+        Double step = constant(l.update().children.get(1));
+        if (l.below() != l.adds()
+                || b == null
+                || step == null
+                || !(step > 0)
+                || ClangGuards.writes(s.children.get(0), usr)) return null;
+        return new double[] {b, step, l.below() ? 1 : 0};
+    }
+
+    /**
+     * A {@code while} loop whose test compares {@code usr} with a bound and whose body's only write of it is a
+     * compound {@code +=} or {@code -=}: the update, whether it adds, the bound, and whether the loop runs while the
+     * value is below the bound; else null.
+     */
+    private record Loop(ClangNode update, boolean adds, ClangNode bound, boolean below) {}
+
+    private static Loop parse(ClangNode s, ClangGuards.Path usr) {
         if (s.kind != CXCursor_WhileStmt || s.children.size() != 2) return null;
         ClangNode update = update(s.children.get(1), usr);
         if (update == null
@@ -118,24 +120,19 @@ final class ClangWrapLoops {
         ClangNode test = bare(s.children.get(0));
         if (test == null || test.kind != CXCursor_BinaryOperator || test.children.size() != 2) return null;
         String op = test.spelling;
-        ClangNode bound;
-        boolean below;
         if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(0))))) {
-            bound = test.children.get(1);
-            below = op.equals("<") || op.equals("<=");
-            if (!below && !op.equals(">") && !op.equals(">=")) return null;
-        } else if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(1))))) {
-            bound = test.children.get(0);
-            below = op.equals(">") || op.equals(">=");
-            if (!below && !op.equals("<") && !op.equals("<=")) return null;
-        } else {
-            return null;
+            boolean below = op.equals("<") || op.equals("<=");
+            return below || op.equals(">") || op.equals(">=")
+                    ? new Loop(update, adds, test.children.get(1), below)
+                    : null;
         }
-        Double b = constant(bound);
-        Double step = constant(update.children.get(1));
-        if (below != adds || b == null || step == null || !(step > 0) || ClangGuards.writes(s.children.get(0), usr))
-            return null;
-        return new double[] {b, step, below ? 1 : 0};
+        if (usr.key().equals(ClangGuards.Path.key(bare(test.children.get(1))))) {
+            boolean below = op.equals(">") || op.equals(">=");
+            return below || op.equals("<") || op.equals("<=")
+                    ? new Loop(update, adds, test.children.get(0), below)
+                    : null;
+        }
+        return null;
     }
 
     /**
