@@ -24,12 +24,9 @@ final class ClangForwardedStores {
     static double[] of(ClangIntervals intervals, ClangNode n, ClangUnit.Function fn, int depth) {
         String key = ClangGuards.Path.key(n);
         if (key == null || fn == null) return null;
-        ClangNode statement = n;
-        while (statement.parent != null
-                && statement.parent != fn.node()
-                && statement.parent.kind != CXCursor_CompoundStmt) statement = statement.parent;
+        ClangNode statement = blockStatement(n, fn);
+        if (statement == null) return null;
         ClangNode block = statement.parent;
-        if (block == null || block.kind != CXCursor_CompoundStmt) return null;
         if (writesBefore(statement, n.offset, n)) return null;
         String array = declaredArray(n);
         for (int k = block.children.indexOf(statement) - 1; k >= 0; k--) {

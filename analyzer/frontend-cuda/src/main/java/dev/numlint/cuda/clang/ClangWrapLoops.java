@@ -59,12 +59,9 @@ final class ClangWrapLoops {
     static double[] interval(ClangNode ref, ClangUnit.Function fn) {
         ClangGuards.Path usr = ClangGuards.Path.of(ref);
         if (usr == null || usr.indirect() || fn == null) return null;
-        ClangNode statement = ref;
-        while (statement.parent != null
-                && statement.parent != fn.node()
-                && statement.parent.kind != CXCursor_CompoundStmt) statement = statement.parent;
+        ClangNode statement = blockStatement(ref, fn);
+        if (statement == null) return null;
         ClangNode block = statement.parent;
-        if (block == null || block.kind != CXCursor_CompoundStmt) return null;
         int k = block.children.indexOf(statement);
         int first = k;
         while (first > 0 && loop(block.children.get(first - 1), usr) != null) first--;
