@@ -53,6 +53,18 @@ final class ClangForwardedStores {
         return null;
     }
 
+    /**
+     * The statement of the innermost block ({@code { ... }}) of {@code fn} that holds {@code n} ({@code n} itself when
+     * it is one), or null when no block of {@code fn} holds it: its parent is that block.
+     */
+    static ClangNode blockStatement(ClangNode n, ClangUnit.Function fn) {
+        ClangNode statement = n;
+        while (statement.parent != null
+                && statement.parent != fn.node()
+                && statement.parent.kind != CXCursor_CompoundStmt) statement = statement.parent;
+        return statement.parent != null && statement.parent.kind == CXCursor_CompoundStmt ? statement : null;
+    }
+
     /** The declared array (its USR) whose element {@code e} is ({@code s[i][j]}), or null: a pointer's, or none. */
     private static String declaredArray(ClangNode e) {
         ClangNode n = strip(e);

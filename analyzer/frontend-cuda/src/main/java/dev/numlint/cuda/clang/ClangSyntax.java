@@ -119,18 +119,6 @@ final class ClangSyntax {
         return true;
     }
 
-    /**
-     * The statement of the innermost block ({@code { ... }}) of {@code fn} that holds {@code n} ({@code n} itself when
-     * it is one), or null when no block of {@code fn} holds it: its parent is that block.
-     */
-    static ClangNode blockStatement(ClangNode n, ClangUnit.Function fn) {
-        ClangNode statement = n;
-        while (statement.parent != null
-                && statement.parent != fn.node()
-                && statement.parent.kind != CXCursor_CompoundStmt) statement = statement.parent;
-        return statement.parent != null && statement.parent.kind == CXCursor_CompoundStmt ? statement : null;
-    }
-
     static ClangNode strip(ClangNode n) {
         while (n != null
                 && (n.kind == CXCursor_UnexposedExpr || n.kind == CXCursor_ParenExpr)

@@ -59,7 +59,7 @@ final class ClangWrapLoops {
     static double[] interval(ClangNode ref, ClangUnit.Function fn) {
         ClangGuards.Path usr = ClangGuards.Path.of(ref);
         if (usr == null || usr.indirect() || fn == null) return null;
-        ClangNode statement = blockStatement(ref, fn);
+        ClangNode statement = ClangForwardedStores.blockStatement(ref, fn);
         if (statement == null) return null;
         ClangNode block = statement.parent;
         int k = block.children.indexOf(statement);
